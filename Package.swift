@@ -1,0 +1,78 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "winback",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "winback", targets: ["winback"])
+    ],
+    dependencies: [
+        // ES256 (P-256 ECDSA) signatures and SHA-256: JWS verification, offer signing, manifest digests.
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        // X.509 parsing and RFC 5280 path validation of the x5c chain; the test PKI of sample-data.
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        // DER/ASN.1 for certificate extensions (Apple marker OIDs) and ECDSA signature encodings.
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        // The `winback` command line.
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        // Pure core: Apple models, JSON reading, records, rejects, config, dedup. No I/O, clock or randomness.
+        .target(name: "WinbackCore"),
+        // JWS parsing and verification through the x5c chain; signing.
+        .target(
+            name: "WinbackCrypto",
+            dependencies: [
+                "WinbackCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
+        // The system zlib (apt: zlib1g-dev), for streaming gzip in and out.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Files: input discovery (globs), gzip streams, line reading, report writers.
+        .target(name: "WinbackIO", dependencies: ["WinbackCore", "CZlib"]),
+        // The jobs: verify, run, sample-data. Effects (files, clock, randomness) are injected here.
+        .target(
+            name: "WinbackJobs",
+            dependencies: [
+                "WinbackCore", "WinbackCrypto", "WinbackIO",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
+        // The executable: flag parsing only.
+        .executableTarget(
+            name: "winback",
+            dependencies: [
+                "WinbackJobs", "WinbackCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Shared test material: test PKI, JWS builders, conformance vectors, paths.
+        .target(
+            name: "WinbackTestSupport",
+            dependencies: [
+                "WinbackCore", "WinbackCrypto", "WinbackJobs",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
+            path: "Tests/WinbackTestSupport",
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "WinbackCoreTests", dependencies: ["WinbackCore", "WinbackTestSupport"]),
+        .testTarget(
+            name: "WinbackCryptoTests",
+            dependencies: [
+                "WinbackCrypto", "WinbackTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(name: "WinbackIOTests", dependencies: ["WinbackIO", "WinbackTestSupport"]),
+        .testTarget(name: "WinbackJobsTests", dependencies: ["WinbackJobs", "WinbackTestSupport", "winback"]),
+    ]
+)

@@ -1,0 +1,7 @@
+/// Apple's `BillingPlanType` values (wire type: string), as listed in Apple's App Store Server Library.
+///
+/// Models store the raw wire value; this typed view is `nil` for a value Apple added after this list.
+public enum BillingPlanType: String, AppleEnum {
+    case billedUpfront = "BILLED_UPFRONT"
+    case monthly = "MONTHLY"
+}

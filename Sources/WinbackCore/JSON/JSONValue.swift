@@ -1,0 +1,77 @@
+/// A parsed JSON value.
+///
+/// Integers that fit in `Int64` stay exact (`integer`); every other number is a `double`. Object members
+/// keep their source order and their byte range, so a reader can locate a nested value in its file.
+public indirect enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONElement])
+    case object([JSONMember])
+
+    /// The JSON type name used in error messages (`string`, `integer`, `number`, `boolean`, `array`, `object`, `null`).
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "boolean"
+        case .integer: "integer"
+        case .double: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+
+    /// The members when this is an object.
+    public var objectMembers: [JSONMember]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+
+    /// The value of the first member named `key`, when this is an object.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        for member in members where member.key == key { return member.value }
+        return nil
+    }
+
+    /// The member named `key` with its byte range, when this is an object.
+    public func member(_ key: String) -> JSONMember? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }
+    }
+
+    /// The value as a string, when it is one.
+    public var stringValue: String? {
+        if case .string(let string) = self { return string }
+        return nil
+    }
+}
+
+/// One member of a JSON object: its key, its value and the byte range of the value in the source.
+public struct JSONMember: Sendable, Equatable {
+    public var key: String
+    public var value: JSONValue
+    /// Byte offsets of the value (not the key) in the parsed buffer.
+    public var range: Range<Int>
+
+    public init(key: String, value: JSONValue, range: Range<Int>) {
+        self.key = key
+        self.value = value
+        self.range = range
+    }
+}
+
+/// One element of a JSON array with its byte range in the source.
+public struct JSONElement: Sendable, Equatable {
+    public var value: JSONValue
+    /// Byte offsets of the element in the parsed buffer.
+    public var range: Range<Int>
+
+    public init(value: JSONValue, range: Range<Int>) {
+        self.value = value
+        self.range = range
+    }
+}

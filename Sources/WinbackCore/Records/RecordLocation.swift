@@ -1,0 +1,14 @@
+/// Where a record came from: the input file (config-relative, `/`-separated), the 1-based physical line
+/// where its JSON value starts, and its path inside that value (`nil` for a whole line).
+public struct RecordLocation: Sendable, Hashable {
+    public var source: String
+    public var line: Int
+    /// SPEC §10 path grammar: `signedTransactionInfo`, `data.signedRenewalInfo`, `signedTransactions[3]`, `[7]`, …
+    public var path: String?
+
+    public init(source: String, line: Int, path: String?) {
+        self.source = source
+        self.line = line
+        self.path = path
+    }
+}

@@ -1,0 +1,57 @@
+/// Formats epoch milliseconds as UTC text without Foundation's formatters (fast, locale-free).
+public enum InstantFormat {
+    /// Milliseconds in a day.
+    public static let day: Int64 = 86_400_000
+
+    /// `YYYY-MM-DDTHH:MM:SS.sssZ`, e.g. `0` → `1970-01-01T00:00:00.000Z`.
+    public static func iso8601(milliseconds: Int64) -> String {
+        let days = floorDivide(milliseconds, day)
+        let msOfDay = milliseconds - days * day
+        let (year, month, dayOfMonth) = civil(fromDays: days)
+        let hours = msOfDay / 3_600_000
+        let minutes = msOfDay / 60_000 % 60
+        let seconds = msOfDay / 1000 % 60
+        let millis = msOfDay % 1000
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(dayOfMonth, 2))T\(pad(hours, 2)):\(pad(minutes, 2)):\(pad(seconds, 2)).\(pad(millis, 3))Z"
+    }
+
+    /// `YYYY-MM-DD` of a day number (days since 1970-01-01).
+    public static func date(days: Int64) -> String {
+        let (year, month, dayOfMonth) = civil(fromDays: days)
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(dayOfMonth, 2))"
+    }
+
+    /// ⌊a / b⌋ for b > 0, rounding toward −∞.
+    public static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+        let quotient = a / b
+        return (a % b != 0 && (a < 0) != (b < 0)) ? quotient - 1 : quotient
+    }
+
+    /// Proleptic Gregorian (year, month, day) of a day number (H. Hinnant's algorithm).
+    public static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = floorDivide(z, 146_097)
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let dayOfMonth = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, dayOfMonth)
+    }
+
+    /// Day number (days since 1970-01-01) of a proleptic Gregorian date.
+    public static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = floorDivide(y, 400)
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+}

@@ -1,0 +1,35 @@
+import Testing
+import WinbackCore
+
+@Suite struct JSONParserTests {
+    @Test func integersStayExactAndFractionsAreDoubles() throws {
+        let value = try JSONParser.parse(#"{"a": 1795352104214, "b": 1.5, "c": -0, "d": 1e3}"#)
+        #expect(value["a"] == .integer(1_795_352_104_214))
+        #expect(value["b"] == .double(1.5))
+        #expect(value["c"] == .integer(0))
+        #expect(value["d"] == .double(1000))
+    }
+
+    @Test func memberRangesPointAtTheValueText() throws {
+        let text = #"{"k": [1, "x"], "s": "jws"}"#
+        let value = try JSONParser.parse(text)
+        let member = try #require(value.member("s"))
+        let bytes = Array(text.utf8)
+        #expect(String(decoding: bytes[member.range], as: UTF8.self) == "\"jws\"")
+    }
+
+    @Test func escapesAndSurrogatesDecode() throws {
+        let value = try JSONParser.parse(#""a\"b\\c\n\u00e9\ud83d\ude00""#)
+        #expect(value == .string("a\"b\\c\né😀"))
+    }
+
+    @Test(arguments: ["", "{", "[1,]", "{\"a\" 1}", "01", "tru", "\"\\x\"", "{} {}", "\"\u{01}\""])
+    func malformedTextThrows(_ text: String) {
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
+    }
+
+    @Test func renderRoundTrips() throws {
+        let text = #"{"a":[1,true,null,"q\"\n"],"b":{"c":-2}}"#
+        #expect(JSONText.render(try JSONParser.parse(text)) == text)
+    }
+}

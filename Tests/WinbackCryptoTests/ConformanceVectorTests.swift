@@ -1,0 +1,90 @@
+import Testing
+import WinbackCore
+import WinbackCrypto
+import WinbackTestSupport
+
+@Suite struct ConformanceVectorTests {
+    /// The outcome each of the 23 negative cases must give (conformance/README.md).
+    static let expectedOutcomes: [RejectCode?] = [
+        .missingAppleOID, .missingAppleOID, .missingAppleOID, .untrustedChain,
+        .invalidChainLength, .invalidChainLength, .invalidChainLength, .unsupportedAlgorithm,
+        nil, .malformedJWS, .malformedJWS, .malformedJWS, .malformedJWS,
+        .invalidSignature, .invalidSignature, nil, .invalidCertificate, .invalidCertificate,
+        nil, .certificateExpired, .certificateExpired, .missingField, .missingField,
+    ]
+
+    static let cases: [ConformanceVectors.Case] = (try? ConformanceVectors().negativeCases) ?? []
+
+    @Test func everyNegativeCaseHasAnExpectedOutcome() {
+        #expect(Self.cases.count == 23)
+        #expect(Self.expectedOutcomes.count == Self.cases.count)
+    }
+
+    @Test(arguments: cases)
+    func negativeCaseGivesOurRejectCode(_ vector: ConformanceVectors.Case) async throws {
+        let vectors = try ConformanceVectors()
+        let verifier = try vectors.verifier(rootBase64: vector.rootBase64)
+        let expected = Self.expectedOutcomes[vector.index]
+        do {
+            _ = try await verifier.verify(vector.jws, as: .transaction)
+            #expect(expected == nil, "accepted, expected \(String(describing: expected))")
+        } catch {
+            #expect(error.code == expected, "\(error.message)")
+        }
+    }
+
+    @Test func signedTransactionVerifiesAndDecodesToTheListedFields() async throws {
+        let vectors = try ConformanceVectors()
+        let (payload, warnings) = try await vectors.verifier().verify(vectors.string("signed_transaction"), as: .transaction)
+        guard case .transaction(let transaction) = payload else {
+            Issue.record("not a transaction")
+            return
+        }
+        #expect(warnings.isEmpty)
+        let expected = try #require(vectors.json["signed_transaction_payload"])
+        let expectedTransaction = try JWSTransactionDecodedPayload(members: try #require(expected.objectMembers))
+        #expect(transaction == expectedTransaction)
+        #expect(transaction.transactionId == "2000000812345678")
+        #expect(transaction.offerType == .winBackOffer)
+        #expect(transaction.offerPeriod == "P3M")
+        #expect(transaction.price == 4990)
+        #expect(transaction.expiresDate == 1_794_488_404_214)
+        #expect(transaction.type == .autoRenewableSubscription)
+        #expect(transaction.unknownFields.isEmpty)
+    }
+
+    @Test func signedRenewalInfoVerifiesAndDecodesToTheListedFields() async throws {
+        let vectors = try ConformanceVectors()
+        let (payload, _) = try await vectors.verifier().verify(vectors.string("signed_renewal_info"), as: .renewalInfo)
+        guard case .renewalInfo(let renewalInfo) = payload else {
+            Issue.record("not a renewal info")
+            return
+        }
+        let expected = try #require(vectors.json["signed_renewal_info_payload"]?.objectMembers)
+        #expect(renewalInfo == (try JWSRenewalInfoDecodedPayload(members: expected)))
+        #expect(renewalInfo.eligibleWinBackOfferIds == ["winback.monthly.50off", "winback.annual.1mfree"])
+        #expect(renewalInfo.expirationIntent == .customerCancelled)
+        #expect(renewalInfo.autoRenewStatus == .off)
+    }
+
+    @Test func signedNotificationVerifies() async throws {
+        let vectors = try ConformanceVectors()
+        let (payload, _) = try await vectors.verifier().verify(vectors.string("signed_notification"), as: .notification)
+        guard case .notification(let notification) = payload else {
+            Issue.record("not a notification")
+            return
+        }
+        #expect(notification.data?.bundleId == "com.example.winback")
+        #expect(notification.signedDate != nil)
+    }
+
+    @Test func oneChainValidationPerDistinctChain() async throws {
+        let vectors = try ConformanceVectors()
+        let verifier = try vectors.verifier()
+        for _ in 0..<5 {
+            _ = try await verifier.verify(vectors.string("signed_transaction"), as: .transaction)
+            _ = try await verifier.verify(vectors.string("signed_renewal_info"), as: .renewalInfo)
+        }
+        #expect(verifier.chains.validations == 1)
+    }
+}
