@@ -30,17 +30,16 @@ public indirect enum JSONValue: Sendable, Equatable {
         return nil
     }
 
-    /// The value of the first member named `key`, when this is an object.
+    /// The value of the member named `key` (the last one when a key repeats, as most JSON readers do),
+    /// when this is an object.
     public subscript(key: String) -> JSONValue? {
-        guard case .object(let members) = self else { return nil }
-        for member in members where member.key == key { return member.value }
-        return nil
+        member(key)?.value
     }
 
-    /// The member named `key` with its byte range, when this is an object.
+    /// The member named `key` with its byte range (the last one when a key repeats), when this is an object.
     public func member(_ key: String) -> JSONMember? {
         guard case .object(let members) = self else { return nil }
-        return members.first { $0.key == key }
+        return members.last { $0.key == key }
     }
 
     /// The value as a string, when it is one.

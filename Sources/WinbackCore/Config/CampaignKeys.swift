@@ -1,0 +1,26 @@
+/// The keys a campaign object, its `offer` and its `rules` may hold (SPEC §10); anything else is an error.
+public enum CampaignKeys {
+    public static let campaign: Set<String> = [
+        "id", "audience", "offer", "rules", "holdoutPercent", "cooldownDays", "maxOffers", "signatures",
+        "allowIntroductoryOffer",
+    ]
+    public static let offer: Set<String> = ["productId", "offerIdentifier"]
+    public static let rules: Set<String> = [
+        "minPaidDays", "minDaysSinceLapse", "maxDaysSinceLapse", "lapseReasons", "requireAppleEligibility",
+        "maxDaysToExpiry", "storefronts", "productIds",
+    ]
+
+    /// Throws for a non-object campaign or an unknown key at any of its levels.
+    public static func check(_ value: JSONValue, key: String) throws(ConfigError) {
+        let name = value["id"]?.stringValue.map { "\(key) ('\($0)')" } ?? key
+        let campaign = try ConfigObject(value, key: name)
+        try campaign.allowOnly(self.campaign)
+        if let offer = campaign.optional("offer") {
+            try ConfigObject(offer, key: "\(name).offer").allowOnly(self.offer)
+        }
+        if let rules = campaign.optional("rules") {
+            try ConfigObject(rules, key: "\(name).rules").allowOnly(self.rules)
+        }
+        _ = try campaign.required("id")
+    }
+}

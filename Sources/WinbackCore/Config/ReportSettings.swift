@@ -1,0 +1,15 @@
+/// `report` in the config.
+public struct ReportSettings: Sendable, Equatable {
+    /// IANA time zone for day and month boundaries (`UTC`, `America/Los_Angeles`).
+    public var timeZone: String
+    /// The app's billing grace period in days: 0, 3, 16 or 28.
+    public var gracePeriodDays: Int
+    /// Highest tolerated `rejected ÷ read`, 0…1; above it the run exits 65.
+    public var maxRejectRate: Double
+
+    public init(timeZone: String, gracePeriodDays: Int, maxRejectRate: Double) {
+        self.timeZone = timeZone
+        self.gracePeriodDays = gracePeriodDays
+        self.maxRejectRate = maxRejectRate
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// The run configuration (SPEC §2, §10). Paths are as written, relative to the config file's directory.
+public struct WinbackConfig: Sendable, Equatable {
+    public var app: AppIdentity
+    /// Glob patterns, relative to the config file's directory.
+    public var inputs: [String]
+    /// DER or PEM root certificate files (a PEM may hold several, all trusted).
+    public var rootCertificates: [String]
+    /// Accept decoded payload objects (verified upstream) instead of rejecting them as `unsigned_payload`.
+    public var acceptUnsignedPayloads: Bool
+    public var report: ReportSettings
+    public var signing: SigningSettings?
+    /// The SQLite offer ledger.
+    public var ledger: String
+    /// The output directory; reports go to `<output>/dt=<D>/`.
+    public var output: String
+    /// Campaign objects (their keys are checked here; their rules are applied by the campaign stage).
+    public var campaigns: [JSONValue]
+
+    /// Parses and validates config JSON. Unknown keys are an error at every level.
+    public static func parse(_ bytes: [UInt8]) throws(ConfigError) -> WinbackConfig {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw ConfigError(key: "(file)", message: "expected a JSON object, found invalid JSON: \(error)")
+        }
+        let reader = try ConfigObject(root, key: "")
+        try reader.allowOnly(["app", "inputs", "trust", "report", "signing", "ledger", "output", "campaigns"])
+
+        let app = try ConfigObject(try reader.required("app"), key: "app")
+        try app.allowOnly(["bundleId", "appAppleId", "environment"])
+        let bundleId = try app.string("bundleId")
+        let environment = try app.string("environment")
+        guard environment == "Production" || environment == "Sandbox" else {
+            throw ConfigError(key: "app.environment", message: "expected 'Production' or 'Sandbox', found '\(environment)'")
+        }
+        let appAppleId = try app.optionalInteger("appAppleId")
+        if environment == "Production", appAppleId == nil {
+            throw ConfigError(key: "app.appAppleId", message: "expected an integer (required for Production), found none")
+        }
+
+        let inputs = try reader.stringArray("inputs")
+        guard !inputs.isEmpty else { throw ConfigError(key: "inputs", message: "expected at least one glob pattern, found []") }
+
+        let trust = try ConfigObject(try reader.required("trust"), key: "trust")
+        try trust.allowOnly(["rootCertificates", "acceptUnsignedPayloads"])
+        let roots = try trust.stringArray("rootCertificates")
+        guard !roots.isEmpty else {
+            throw ConfigError(key: "trust.rootCertificates", message: "expected at least one certificate file, found []")
+        }
+        let acceptUnsigned = try trust.optionalBool("acceptUnsignedPayloads") ?? false
+
+        let report = try ConfigObject(try reader.required("report"), key: "report")
+        try report.allowOnly(["timeZone", "gracePeriodDays", "maxRejectRate"])
+        let timeZone = try report.string("timeZone")
+        guard TimeZone(identifier: timeZone) != nil else {
+            throw ConfigError(key: "report.timeZone", message: "expected an IANA time zone (e.g. 'UTC', 'America/Los_Angeles'), found '\(timeZone)'")
+        }
+        let grace = try report.integer("gracePeriodDays")
+        guard [0, 3, 16, 28].contains(grace) else {
+            throw ConfigError(key: "report.gracePeriodDays", message: "expected one of 0, 3, 16, 28, found \(grace)")
+        }
+        let maxRejectRate = try report.number("maxRejectRate")
+        guard (0...1).contains(maxRejectRate) else {
+            throw ConfigError(key: "report.maxRejectRate", message: "expected a number from 0 to 1, found \(maxRejectRate)")
+        }
+
+        var signing: SigningSettings? = nil
+        if let signingValue = reader.optional("signing") {
+            let object = try ConfigObject(signingValue, key: "signing")
+            try object.allowOnly(["keyId", "issuerId", "privateKeyFile"])
+            signing = SigningSettings(
+                keyId: try object.string("keyId"), issuerId: try object.string("issuerId"),
+                privateKeyFile: try object.optionalString("privateKeyFile"))
+        }
+
+        let ledger = try reader.string("ledger")
+        let output = try reader.string("output")
+        guard case .array(let campaignElements) = try reader.required("campaigns") else {
+            throw ConfigError(key: "campaigns", message: "expected an array (may be empty), found \(FieldValue.describe(reader.optional("campaigns") ?? .null))")
+        }
+        var campaigns: [JSONValue] = []
+        for (index, element) in campaignElements.enumerated() {
+            try CampaignKeys.check(element.value, key: "campaigns[\(index)]")
+            campaigns.append(element.value)
+        }
+        return WinbackConfig(
+            app: AppIdentity(bundleId: bundleId, appAppleId: appAppleId, environment: environment),
+            inputs: inputs, rootCertificates: roots, acceptUnsignedPayloads: acceptUnsigned,
+            report: ReportSettings(timeZone: timeZone, gracePeriodDays: Int(grace), maxRejectRate: maxRejectRate),
+            signing: signing, ledger: ledger, output: output, campaigns: campaigns)
+    }
+}

@@ -1,0 +1,45 @@
+/// Record counts of an ingest: `read = accepted + rejected` always holds.
+public struct IngestCounts: Sendable, Equatable {
+    public var read = 0
+    public var accepted = 0
+    public var rejected = 0
+    public var rejectedByCode: [RejectCode: Int] = [:]
+    /// Superseded versions of transactions and renewal infos (accepted, then replaced).
+    public var duplicates = 0
+    /// Unknown enum values, one per value per record.
+    public var warnings = 0
+    /// Records per input file (config-relative path).
+    public var recordsBySource: [String: Int] = [:]
+
+    public init() {}
+
+    /// `rejected ÷ read`, 0 when nothing was read.
+    public var rejectRate: Double { read == 0 ? 0 : Double(rejected) / Double(read) }
+
+    public mutating func countAccepted(_ record: AcceptedRecord) {
+        read += 1
+        accepted += 1
+        warnings += record.warnings.count
+        recordsBySource[record.location.source, default: 0] += 1
+    }
+
+    public mutating func countRejected(_ rejection: Rejection) {
+        read += 1
+        rejected += 1
+        rejectedByCode[rejection.code, default: 0] += 1
+        recordsBySource[rejection.location.source, default: 0] += 1
+    }
+
+    /// The `records` object of the summary: `read, accepted, rejected, rejectedByCode, duplicates, warnings`
+    /// plus any `extra` counts (`future`, `otherProductTypes`) in the given order.
+    public func summaryJSON(extra: [(String, Int)] = []) -> JSONValue {
+        let byCode = rejectedByCode.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, JSONValue.integer(Int64($0.value))) }
+        var pairs: [(String, JSONValue)] = [
+            ("read", .integer(Int64(read))), ("accepted", .integer(Int64(accepted))), ("rejected", .integer(Int64(rejected))),
+            ("rejectedByCode", JSONText.object(byCode)), ("duplicates", .integer(Int64(duplicates))),
+        ]
+        pairs += extra.map { ($0.0, JSONValue.integer(Int64($0.1))) }
+        pairs.append(("warnings", .integer(Int64(warnings))))
+        return JSONText.object(pairs)
+    }
+}

@@ -1,0 +1,23 @@
+/// A record found in an input, before verification: a JWS to verify, a decoded payload, or a failure
+/// already known from its shape.
+public struct RawRecord: Sendable {
+    public enum Content: Sendable {
+        /// A compact JWS expected to hold `kind`.
+        case signed(String, PayloadKind)
+        /// A decoded payload object (accepted only with `acceptUnsignedPayloads`).
+        case decoded(JSONValue, PayloadKind)
+        /// Rejected by shape alone (`malformed_json`, `unknown_shape`, `malformed_jws`).
+        case failure(RecordFailure)
+    }
+
+    public var location: RecordLocation
+    public var content: Content
+    /// The original text kept when the record is rejected.
+    public var text: String
+
+    public init(location: RecordLocation, content: Content, text: String) {
+        self.location = location
+        self.content = content
+        self.text = text
+    }
+}

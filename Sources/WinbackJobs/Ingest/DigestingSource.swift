@@ -1,0 +1,32 @@
+import Crypto
+import WinbackIO
+
+/// Passes a file's bytes through while computing their SHA-256 and size (for the manifest).
+final class DigestingSource: ByteSource {
+    private let inner: any ByteSource
+    private var hasher = SHA256()
+    private(set) var byteCount = 0
+
+    init(_ inner: any ByteSource) {
+        self.inner = inner
+    }
+
+    func read(into buffer: inout [UInt8], maximumCount: Int) throws -> Int {
+        var inner = self.inner
+        let start = buffer.count
+        let count = try inner.read(into: &buffer, maximumCount: maximumCount)
+        if count > 0 {
+            hasher.update(data: buffer[start..<start + count])
+            byteCount += count
+        }
+        return count
+    }
+
+    /// Lower-case hex SHA-256 of everything read so far.
+    func hexDigest() -> String {
+        hasher.finalize().map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+}

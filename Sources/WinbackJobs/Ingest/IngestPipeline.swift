@@ -1,0 +1,140 @@
+import WinbackCore
+import WinbackIO
+
+/// Reads every input in order and verifies its records on all cores, handing outcomes to the consumer
+/// strictly in input order (file, line, position), so output is deterministic whatever the scheduling.
+///
+/// The reader fills batches of lines; a bounded window of batches is verified concurrently, so memory
+/// stays at `window × batch` records whatever the input size.
+public struct IngestPipeline: Sendable {
+    public var processor: RecordProcessor
+    public var files: [InputFile]
+    /// Concurrent batches in flight (default: 2 × cores).
+    public var window: Int
+    /// Lines per batch.
+    public var batchSize: Int
+
+    public init(processor: RecordProcessor, files: [InputFile], window: Int? = nil, batchSize: Int = 256) {
+        self.processor = processor
+        self.files = files
+        self.window = window ?? max(2, 2 * ProcessInfoCores.count)
+        self.batchSize = batchSize
+    }
+
+    enum Batch: Sendable {
+        case lines(source: String, lines: [(Int, [UInt8])])
+        case records([RawRecord])
+    }
+
+    /// Runs the ingest; `consume` sees every outcome in input order. Returns per-file stats.
+    /// Throws ``JobError/io`` for an unreadable file.
+    public func run(progress: PhaseProgress? = nil, consume: (RecordOutcome) throws -> Void) async throws -> [InputStats] {
+        var stats: [InputStats] = []
+        var firstError: (any Error)?
+        let processor = self.processor
+        try await withThrowingTaskGroup(of: (Int, [RecordOutcome]).self) { group in
+            var submitted = 0
+            var nextToEmit = 0
+            var pending: [Int: [RecordOutcome]] = [:]
+
+            func receive(_ result: (Int, [RecordOutcome])) {
+                pending[result.0] = result.1
+                while let outcomes = pending.removeValue(forKey: nextToEmit) {
+                    nextToEmit += 1
+                    guard firstError == nil else { continue }
+                    do {
+                        for outcome in outcomes { try consume(outcome) }
+                        progress?.advance(by: outcomes.count)
+                    } catch {
+                        firstError = error
+                    }
+                }
+            }
+
+            func submit(_ batch: Batch) async throws {
+                while submitted - nextToEmit >= window, let result = try await group.next() { receive(result) }
+                let sequence = submitted
+                submitted += 1
+                group.addTask { (sequence, await Self.work(batch, processor: processor)) }
+            }
+
+            for file in files {
+                if firstError != nil { break }
+                let fileSource: FileByteSource
+                do {
+                    fileSource = try FileByteSource(path: file.absolutePath)
+                } catch let error as IOError {
+                    throw JobError.io(IOError(path: file.relativePath, reason: error.reason))
+                }
+                let digesting = DigestingSource(fileSource)
+                let source: any ByteSource = file.format.isGzip ? try GzipReader(source: digesting) : digesting
+                var reader = LineReader(source: source)
+                switch file.format.shape {
+                case .ndjson:
+                    var lines: [(Int, [UInt8])] = []
+                    lines.reserveCapacity(batchSize)
+                    while let line = reader.nextLine({ Array($0) }) {
+                        lines.append((reader.lineNumber, line))
+                        if lines.count >= batchSize {
+                            try await submit(.lines(source: file.relativePath, lines: lines))
+                            lines.removeAll(keepingCapacity: true)
+                        }
+                    }
+                    if !lines.isEmpty { try await submit(.lines(source: file.relativePath, lines: lines)) }
+                    if let damage = reader.damage {
+                        try await submit(.records([Self.damageRecord(damage, file: file, line: reader.lineNumber + 1, tail: reader.damagedTail)]))
+                    }
+                case .document:
+                    let bytes: [UInt8]
+                    do {
+                        bytes = try reader.readRemaining()
+                    } catch let damage as StreamDamage {
+                        try await submit(.records([Self.damageRecord(damage, file: file, line: 1, tail: [])]))
+                        stats.append(InputStats(path: file.relativePath, bytes: digesting.byteCount, sha256: digesting.hexDigest()))
+                        continue
+                    } catch let error as IOError {
+                        throw JobError.io(IOError(path: file.relativePath, reason: error.reason))
+                    }
+                    let records = RecordClassifier.classifyDocument(bytes, source: file.relativePath)
+                    var start = 0
+                    while start < records.count {
+                        let end = min(start + batchSize, records.count)
+                        try await submit(.records(Array(records[start..<end])))
+                        start = end
+                    }
+                }
+                if let error = reader.damage as? IOError {
+                    throw JobError.io(IOError(path: file.relativePath, reason: error.reason))
+                }
+                stats.append(InputStats(path: file.relativePath, bytes: digesting.byteCount, sha256: digesting.hexDigest()))
+            }
+            while let result = try await group.next() { receive(result) }
+        }
+        if let firstError { throw firstError }
+        return stats
+    }
+
+    /// A damaged gzip stream becomes one located rejection (the lines before it were processed).
+    static func damageRecord(_ damage: any Error, file: InputFile, line: Int, tail: [UInt8]) -> RawRecord {
+        RawRecord(
+            location: RecordLocation(source: file.relativePath, line: line, path: nil),
+            content: .failure(RecordFailure(.malformedJSON, "input damaged: \(damage); the rest of the file is unreadable")),
+            text: String(decoding: tail, as: UTF8.self))
+    }
+
+    static func work(_ batch: Batch, processor: RecordProcessor) async -> [RecordOutcome] {
+        var outcomes: [RecordOutcome] = []
+        switch batch {
+        case .lines(let source, let lines):
+            outcomes.reserveCapacity(lines.count)
+            for (number, bytes) in lines {
+                for raw in RecordClassifier.classifyLine(bytes[...], source: source, line: number) {
+                    outcomes += await processor.process(raw)
+                }
+            }
+        case .records(let records):
+            for raw in records { outcomes += await processor.process(raw) }
+        }
+        return outcomes
+    }
+}

@@ -1,0 +1,35 @@
+import WinbackCore
+import WinbackCrypto
+
+/// Ingest → verify → deduplicate: the first half of every job.
+public enum IngestStage {
+    /// Runs the stage; `onReject` sees each rejection in input order.
+    public static func run(
+        _ loaded: LoadedConfig, isQuiet: Bool = false, onReject: (Rejection) throws -> Void
+    ) async throws -> IngestResult {
+        let (files, warnings) = try InputDiscovery.discover(loaded)
+        let chains = ChainValidator(roots: loaded.roots)
+        let verifier = SignedPayloadVerifier(chains: chains, decoder: PayloadDecoder(app: loaded.config.app))
+        let processor = RecordProcessor(verifier: verifier, acceptUnsignedPayloads: loaded.config.acceptUnsignedPayloads)
+        let pipeline = IngestPipeline(processor: processor, files: files)
+        var counts = IngestCounts()
+        var deduplicator = Deduplicator()
+        let progress = PhaseProgress(phase: "ingest", isQuiet: isQuiet)
+        let inputs = try await pipeline.run(progress: progress) { outcome in
+            switch outcome {
+            case .accepted(let record):
+                counts.countAccepted(record)
+                deduplicator.add(record.payload)
+            case .rejected(let rejection):
+                counts.countRejected(rejection)
+                try onReject(rejection)
+            }
+        }
+        progress.finish()
+        counts.duplicates = deduplicator.duplicates
+        for input in inputs where counts.recordsBySource[input.path] == nil { counts.recordsBySource[input.path] = 0 }
+        return IngestResult(
+            counts: counts, deduplicated: deduplicator, inputs: inputs, inputWarnings: warnings,
+            chainValidations: chains.validations)
+    }
+}

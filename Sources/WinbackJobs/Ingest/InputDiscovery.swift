@@ -1,0 +1,28 @@
+import WinbackCore
+import WinbackIO
+
+/// Expands the config's `inputs` globs (SPEC §10): the union of all matches, each file once, sorted by
+/// config-relative path in byte order; a pattern matching nothing is a warning; a matched file with an
+/// unknown suffix is a usage error (64).
+public enum InputDiscovery {
+    public static func discover(_ loaded: LoadedConfig) throws(JobError) -> (files: [InputFile], warnings: [String]) {
+        var byPath: [String: InputFile] = [:]
+        var warnings: [String] = []
+        for (index, pattern) in loaded.config.inputs.enumerated() {
+            let matches = Glob.expand(pattern, in: loaded.directory)
+            if matches.isEmpty { warnings.append("inputs[\(index)] '\(pattern)' matches no file") }
+            for match in matches {
+                guard let format = InputFormat(path: match.relativePath) else {
+                    throw .config(
+                        file: loaded.path,
+                        ConfigError(
+                            key: "inputs[\(index)]",
+                            message: "'\(pattern)' matches '\(match.relativePath)', expected a .ndjson, .jsonl or .json file (optionally .gz)"))
+                }
+                byPath[match.relativePath] = InputFile(relativePath: match.relativePath, absolutePath: match.absolutePath, format: format)
+            }
+        }
+        let files = byPath.values.sorted { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) }
+        return (files, warnings)
+    }
+}

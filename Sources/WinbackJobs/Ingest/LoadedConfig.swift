@@ -1,0 +1,45 @@
+import Foundation
+import WinbackCore
+import WinbackCrypto
+import X509
+
+/// A config file read, validated, with its paths resolved and its trust roots loaded.
+public struct LoadedConfig: Sendable {
+    public var config: WinbackConfig
+    /// The config file as given on the command line.
+    public var path: String
+    /// The directory config paths are relative to.
+    public var directory: String
+    /// The config file's bytes (for the manifest's digest).
+    public var bytes: [UInt8]
+    public var roots: [Certificate]
+
+    /// Reads and validates `path`: exit 74 if unreadable, 64 if invalid (naming the key).
+    public static func load(path: String) throws(JobError) -> LoadedConfig {
+        let bytes = try FileSystem.readAll(path)
+        let config: WinbackConfig
+        do {
+            config = try WinbackConfig.parse(bytes)
+        } catch {
+            throw .config(file: path, error)
+        }
+        let absolute = FileSystem.resolve(path, against: FileManager.default.currentDirectoryPath)
+        let directory = (absolute as NSString).deletingLastPathComponent
+        var roots: [Certificate] = []
+        for (index, rootPath) in config.rootCertificates.enumerated() {
+            let resolved = FileSystem.resolve(rootPath, against: directory)
+            let rootBytes = try FileSystem.readAll(resolved)
+            do {
+                roots += try TrustedRoots.parse(rootBytes)
+            } catch {
+                throw .config(
+                    file: path,
+                    ConfigError(key: "trust.rootCertificates[\(index)]", message: "\(rootPath): \(error.description)"))
+            }
+        }
+        return LoadedConfig(config: config, path: path, directory: directory, bytes: bytes, roots: roots)
+    }
+
+    /// A config path resolved against the config's directory.
+    public func resolve(_ path: String) -> String { FileSystem.resolve(path, against: directory) }
+}

@@ -1,0 +1,206 @@
+import Crypto
+import Foundation
+import WinbackCore
+import WinbackCrypto
+import WinbackIO
+
+/// Builds the synthetic, signed demo dataset of `winback sample-data`: a TEST-ONLY PKI, a demo
+/// In-App Purchase key, simulated subscriptions written in every input shape of SPEC §3, and a few
+/// malformed records of each reject kind (listed in `expected-rejects.json`).
+public struct SampleDataGenerator {
+    public static let bundleId = "com.example.winback"
+    public static let appAppleId: Int64 = 1_234_567_890
+    public static let environment = "Production"
+    public static let keyId = "TESTKEY001"
+    public static let issuerId = "57246542-96fe-1a63-e053-0824d011072a"
+    /// The simulated "now": 2026-11-20T00:00:00Z.
+    public static let anchor: Int64 = InstantFormat.days(year: 2026, month: 11, day: 20) * InstantFormat.day
+
+    public var subscriptions: Int
+    public var seed: UInt64
+
+    public init(subscriptions: Int, seed: UInt64) {
+        self.subscriptions = subscriptions
+        self.seed = seed
+    }
+
+    private struct Signer {
+        let pki: TestPKI
+        func sign(_ payload: JSONValue, header: JSONValue? = nil) throws -> String {
+            let header = header ?? JSONText.object([("alg", .string("ES256")), ("x5c", JSONText.array(pki.x5c.map { .string($0) }))])
+            return try JWSSigner(key: pki.leaf.key).sign(header: header, payload: payload)
+        }
+    }
+
+    public func generate() throws -> SampleDataset {
+        let pki = try TestPKI.make(seed: seed)
+        let signer = Signer(pki: pki)
+        var simulator = SubscriptionSimulator(
+            seed: seed, bundleId: Self.bundleId, environment: Self.environment, appAppleId: Self.appAppleId, anchor: Self.anchor)
+        let simulated = (0..<subscriptions).map { simulator.simulate(index: $0) }
+        var dataset = SampleDataset(subscriptionCount: subscriptions)
+
+        // 1. NDJSON (gzip), two parts: {"signedTransactionInfo"} lines, renewal info on each subscription's last line.
+        let half = (simulated.count + 1) / 2
+        for (part, slice) in [simulated[..<half], simulated[half...]].enumerated() {
+            var lines: [String] = []
+            for subscription in slice {
+                for (index, transaction) in subscription.transactions.enumerated() {
+                    var pairs: [(String, JSONValue)] = [("signedTransactionInfo", .string(try signer.sign(transaction)))]
+                    if index == subscription.transactions.count - 1, let renewal = subscription.renewalInfo {
+                        pairs.append(("signedRenewalInfo", .string(try signer.sign(renewal))))
+                    }
+                    lines.append(JSONText.render(JSONText.object(pairs)))
+                }
+            }
+            let text = lines.joined(separator: "\n") + "\n"
+            dataset.files.append(("exports/transactions/part-\(part).ndjson.gz", try GzipWriter.compress(Array(text.utf8))))
+        }
+
+        // 2. Notifications V2 (gzip NDJSON): refunds carry the re-signed transaction; some purchases; a TEST;
+        //    one with a subtype Apple may add later (kept raw, counted as a warning).
+        var notificationLines: [String] = []
+        var notificationCount = 0
+        for subscription in simulated {
+            for notification in subscription.notifications {
+                notificationCount += 1
+                var data: [(String, JSONValue)] = [
+                    ("appAppleId", .integer(Self.appAppleId)), ("bundleId", .string(Self.bundleId)),
+                    ("bundleVersion", .string("4.2")), ("environment", .string(Self.environment)),
+                ]
+                if let transaction = notification.transaction { data.append(("signedTransactionInfo", .string(try signer.sign(transaction)))) }
+                if let renewal = notification.renewalInfo ?? subscription.renewalInfo {
+                    data.append(("signedRenewalInfo", .string(try signer.sign(renewal))))
+                }
+                if let status = notification.status { data.append(("status", .integer(status))) }
+                var payload: [(String, JSONValue)] = [("notificationType", .string(notification.notificationType))]
+                let subtype = notificationCount == 3 ? "FUTURE_SUBTYPE_2027" : notification.subtype
+                if let subtype { payload.append(("subtype", .string(subtype))) }
+                payload += [
+                    ("notificationUUID", .string(deterministicUUID(notificationCount))), ("data", JSONText.object(data)),
+                    ("version", .string("2.0")), ("signedDate", .integer(notification.signedDate)),
+                ]
+                notificationLines.append(JSONText.render(JSONText.object([("signedPayload", .string(try signer.sign(JSONText.object(payload))))])))
+            }
+        }
+        let testNotification = JSONText.object([
+            ("notificationType", .string("TEST")), ("notificationUUID", .string(deterministicUUID(0))),
+            ("data", JSONText.object([("appAppleId", .integer(Self.appAppleId)), ("bundleId", .string(Self.bundleId)), ("environment", .string(Self.environment))])),
+            ("version", .string("2.0")), ("signedDate", .integer(Self.anchor - 3_600_000)),
+        ])
+        notificationLines.append(JSONText.render(JSONText.object([("signedPayload", .string(try signer.sign(testNotification)))])))
+        dataset.files.append(("exports/notifications/notifications.ndjson.gz", try GzipWriter.compress(Array((notificationLines.joined(separator: "\n") + "\n").utf8))))
+
+        // 3. Get Transaction History responses (JSON documents, pretty-printed) for a few subscriptions.
+        for subscription in simulated.prefix(4) {
+            var text = "{\n  \"revision\": \"rev-\(subscription.originalTransactionId)\",\n  \"bundleId\": \"\(Self.bundleId)\",\n"
+            text += "  \"appAppleId\": \(Self.appAppleId),\n  \"environment\": \"\(Self.environment)\",\n  \"hasMore\": false,\n"
+            text += "  \"signedTransactions\": [\n"
+            text += try subscription.transactions.map { "    \"\(try signer.sign($0))\"" }.joined(separator: ",\n")
+            text += "\n  ]\n}\n"
+            dataset.files.append(("exports/history/history-\(subscription.originalTransactionId).json", Array(text.utf8)))
+        }
+
+        // 4. A Get All Subscription Statuses response (gzip JSON document).
+        var groups: [String] = []
+        for subscription in simulated.dropFirst(4).prefix(4) {
+            guard let last = subscription.transactions.last else { continue }
+            var item = "        {\n          \"status\": 1,\n          \"originalTransactionId\": \"\(subscription.originalTransactionId)\",\n"
+            item += "          \"signedTransactionInfo\": \"\(try signer.sign(last))\""
+            if let renewal = subscription.renewalInfo { item += ",\n          \"signedRenewalInfo\": \"\(try signer.sign(renewal))\"" }
+            item += "\n        }"
+            let groupId = last["subscriptionGroupIdentifier"]?.stringValue ?? ""
+            groups.append("    {\n      \"subscriptionGroupIdentifier\": \"\(groupId)\",\n      \"lastTransactions\": [\n\(item)\n      ]\n    }")
+        }
+        let statuses = "{\n  \"environment\": \"\(Self.environment)\",\n  \"bundleId\": \"\(Self.bundleId)\",\n  \"appAppleId\": \(Self.appAppleId),\n  \"data\": [\n\(groups.joined(separator: ",\n"))\n  ]\n}\n"
+        dataset.files.append(("exports/status/statuses.json.gz", try GzipWriter.compress(Array(statuses.utf8))))
+
+        // 5. An array document of NDJSON-style objects.
+        var elements: [String] = []
+        for subscription in simulated.dropFirst(8).prefix(3) {
+            for transaction in subscription.transactions.suffix(2) {
+                elements.append("  {\"signedTransactionInfo\": \"\(try signer.sign(transaction))\"}")
+            }
+        }
+        dataset.files.append(("exports/replay/replayed.json", Array(("[\n" + elements.joined(separator: ",\n") + "\n]\n").utf8)))
+
+        // 6. Decoded payloads (rejected as unsigned_payload unless acceptUnsignedPayloads).
+        var decodedLines: [String] = []
+        if let subscription = simulated.first(where: { $0.renewalInfo != nil }), let transaction = subscription.transactions.last,
+            let renewal = subscription.renewalInfo
+        {
+            decodedLines = [JSONText.render(transaction), JSONText.render(renewal)]
+            dataset.expectedRejects += [
+                .init(source: "exports/decoded/decoded.jsonl", line: 1, path: nil, code: "unsigned_payload"),
+                .init(source: "exports/decoded/decoded.jsonl", line: 2, path: nil, code: "unsigned_payload"),
+            ]
+        }
+        dataset.files.append(("exports/decoded/decoded.jsonl", Array((decodedLines.joined(separator: "\n") + "\n").utf8)))
+
+        // 7. Bad records, one or more per reject kind.
+        try appendBadRecords(to: &dataset, signer: signer, pki: pki, template: simulated.first?.transactions.first)
+        return dataset
+    }
+
+    private func deterministicUUID(_ number: Int) -> String {
+        var random = SeededRandom(seed: seed &+ UInt64(number) &* 7_919)
+        return random.uuid()
+    }
+
+    private func appendBadRecords(to dataset: inout SampleDataset, signer: Signer, pki: TestPKI, template: JSONValue?) throws {
+        let source = "exports/bad/injected.ndjson"
+        var lines: [String] = []
+        func add(_ line: String, code: String, path: String? = "signedTransactionInfo") {
+            lines.append(line)
+            dataset.expectedRejects.append(.init(source: source, line: lines.count, path: path, code: code))
+        }
+        func wrap(_ jws: String) -> String { JSONText.render(JSONText.object([("signedTransactionInfo", .string(jws))])) }
+        func modified(_ changes: [(String, JSONValue?)]) -> JSONValue {
+            var members = template?.objectMembers?.map { ($0.key, $0.value) } ?? []
+            for (key, value) in changes {
+                members.removeAll { $0.0 == key }
+                if let value { members.append((key, value)) }
+            }
+            return JSONText.object(members)
+        }
+        let transaction = modified([("signedDate", .integer(Self.anchor - 86_400_000))])
+        let x5c = JSONText.array(pki.x5c.map { .string($0) })
+
+        add("this line is not JSON {", code: "malformed_json", path: nil)
+        add(#"{"event": "purchase", "user": 42}"#, code: "unknown_shape", path: nil)
+        add(#"{"signedTransactionInfo": 12345}"#, code: "malformed_jws")
+        add(wrap("not-a-jws"), code: "malformed_jws")
+        add(wrap(try signer.sign(transaction, header: JSONText.object([("alg", .string("ES384")), ("x5c", x5c)]))), code: "unsupported_algorithm")
+        add(wrap(try signer.sign(transaction, header: JSONText.object([("alg", .string("ES256")), ("x5c", JSONText.array(Array(pki.x5c.prefix(2)).map { .string($0) }))]))), code: "invalid_chain_length")
+        add(wrap(try signer.sign(transaction, header: JSONText.object([("alg", .string("ES256")), ("x5c", JSONText.array([.string("not*base64"), .string(pki.x5c[1]), .string(pki.x5c[2])]))]))), code: "invalid_certificate")
+        let foreign = try TestPKI.make(seed: seed, rootLabel: "foreign-root", leafLabel: "foreign-leaf")
+        add(wrap(try Signer(pki: foreign).sign(transaction)), code: "untrusted_chain")
+        let noOID = try TestPKI.make(seed: seed, leafLabel: "leaf-without-oid", leafHasOID: false, reuseRoot: pki.root, reuseIntermediate: pki.intermediate)
+        add(wrap(try Signer(pki: noOID).sign(transaction)), code: "missing_apple_oid")
+        let expired = try TestPKI.make(
+            seed: seed, leafLabel: "leaf-expired", leafValidity: (TestPKI.date(2021, 1, 1), TestPKI.date(2022, 1, 1)), reuseRoot: pki.root,
+            reuseIntermediate: pki.intermediate)
+        add(wrap(try Signer(pki: expired).sign(transaction)), code: "certificate_expired")
+        let genuine = try signer.sign(transaction).split(separator: ".")
+        let tampered = try signer.sign(modified([("signedDate", .integer(Self.anchor - 86_400_000)), ("price", .integer(1))])).split(separator: ".")
+        add(wrap([genuine[0], tampered[1], genuine[2]].joined(separator: ".")), code: "invalid_signature")
+        add(wrap(try signer.sign(modified([("bundleId", .string("com.other.app"))]))), code: "invalid_app_identifier")
+        add(wrap(try signer.sign(modified([("environment", .string("Sandbox"))]))), code: "invalid_environment")
+        lines.append("")  // a blank line: not a record, still numbered
+        add(wrap(try signer.sign(modified([("productId", nil)]))), code: "missing_field")
+        add(wrap(try signer.sign(modified([("purchaseDate", .string("2026-01-01"))]))), code: "invalid_field")
+        add(#"{"transactionId": "1", "originalTransactionId": "1"}"#, code: "unsigned_payload", path: nil)
+        add("[1, 2, 3]", code: "unknown_shape", path: nil)
+        let foreignNotification = JSONText.object([
+            ("notificationType", .string("TEST")),
+            ("data", JSONText.object([("appAppleId", .integer(Self.appAppleId)), ("bundleId", .string("com.other.app")), ("environment", .string(Self.environment))])),
+            ("signedDate", .integer(Self.anchor - 7_200_000)),
+        ])
+        add(JSONText.render(JSONText.object([("signedPayload", .string(try signer.sign(foreignNotification)))])), code: "invalid_app_identifier", path: "signedPayload")
+        dataset.files.append((source, Array((lines.joined(separator: "\n") + "\n").utf8)))
+
+        let broken = "{\n  \"signedTransactions\": [\n    \"eyJhbGciOi\n"
+        dataset.files.append(("exports/bad/broken.json", Array(broken.utf8)))
+        dataset.expectedRejects.append(.init(source: "exports/bad/broken.json", line: 1, path: nil, code: "malformed_json"))
+    }
+}

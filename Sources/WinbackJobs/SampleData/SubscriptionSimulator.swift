@@ -1,0 +1,243 @@
+import WinbackCore
+
+/// Simulates realistic subscription lifecycles up to an anchor instant: free trials and pay-as-you-go
+/// introductory offers, offer codes, promotional and win-back offers (with `offerPeriod`), renewals,
+/// voluntary cancels, billing retry and grace (recovered or not), price-increase non-consent, product
+/// unavailable, refunds (re-signed later with `revocationDate`), family sharing, upgrades and
+/// resubscribes after a lapse. Deterministic for a seed.
+public struct SubscriptionSimulator {
+    public static let day: Int64 = 86_400_000
+    public static let hour: Int64 = 3_600_000
+
+    public var bundleId: String
+    public var environment: String
+    public var appAppleId: Int64
+    /// The simulated "now": nothing is purchased at or after it.
+    public var anchor: Int64
+    private var random: SeededRandom
+    private var nextTransaction: Int64 = 2_000_000_900_000_000
+
+    static let storefronts: [(String, String, String)] = [
+        ("USA", "143441", "USD"), ("GBR", "143444", "GBP"), ("DEU", "143443", "EUR"), ("FRA", "143442", "EUR"),
+        ("JPN", "143462", "JPY"), ("CAN", "143455", "CAD"),
+    ]
+
+    public init(seed: UInt64, bundleId: String, environment: String, appAppleId: Int64, anchor: Int64) {
+        self.random = SeededRandom(seed: seed)
+        self.bundleId = bundleId
+        self.environment = environment
+        self.appAppleId = appAppleId
+        self.anchor = anchor
+    }
+
+    /// `instant` plus `months` calendar months (UTC), clamping the day to the month's length.
+    public static func addingMonths(_ instant: Int64, _ months: Int64) -> Int64 {
+        let days = InstantFormat.floorDivide(instant, day)
+        let timeOfDay = instant - days * day
+        let (year, month, dayOfMonth) = InstantFormat.civil(fromDays: days)
+        let total = year * 12 + (month - 1) + months
+        let newYear = InstantFormat.floorDivide(total, 12)
+        let newMonth = total - newYear * 12 + 1
+        let nextMonthStart = InstantFormat.days(year: newMonth == 12 ? newYear + 1 : newYear, month: newMonth == 12 ? 1 : newMonth + 1, day: 1)
+        let monthLength = nextMonthStart - InstantFormat.days(year: newYear, month: newMonth, day: 1)
+        return InstantFormat.days(year: newYear, month: newMonth, day: min(dayOfMonth, monthLength)) * day + timeOfDay
+    }
+
+    private mutating func newTransactionId() -> String {
+        nextTransaction += random.int(in: 1...40)
+        return String(nextTransaction)
+    }
+
+    private enum PeriodKind {
+        case freeTrial, payAsYouGo(remaining: Int), offerCode, regular, promotional, winBack(remaining: Int)
+    }
+
+    /// Simulates subscription number `index`.
+    public mutating func simulate(index: Int) -> SimulatedSubscription {
+        var product = random.weighted([(SampleProduct.monthly, 0.6), (SampleProduct.annual, 0.25), (SampleProduct.proMonthly, 0.15)])
+        let storefront = Self.storefronts[Int(random.int(in: 0...Int64(Self.storefronts.count - 1)))]
+        let token: String? = random.chance(0.8) ? random.uuid() : nil
+        let isFamily = random.chance(0.04)
+        let appTransactionId = String(704_289_575_346_000_000 + Int64(index) * 7919)
+        let start = anchor - random.int(in: 3...720) * Self.day - random.int(in: 0...(Self.day - 1))
+        let originalTransactionId = newTransactionId()
+        var subscription = SimulatedSubscription(originalTransactionId: originalTransactionId)
+        var webOrder = 2_000_000_077_000_000 + Int64(index) * 1000
+
+        var kind: PeriodKind = random.weighted([
+            (.freeTrial, 0.35), (.payAsYouGo(remaining: 3), 0.1), (.offerCode, 0.05), (.regular, 0.5),
+        ])
+        if product.months == 12, case .payAsYouGo = kind { kind = .regular }
+        var purchase = start
+        var reason = "PURCHASE"
+        var hasUpgraded = false
+        var renewal: [(String, JSONValue)] = []
+        var lapsedIntent: Int64? = nil
+        var autoRenew: Int64 = 1
+        var inRetry = false
+        var graceExpires: Int64? = nil
+        var eligibleWinBack: [String]? = nil
+        var priceIncreasePending = false
+        var recentStart = start
+
+        func offerFields(_ kind: PeriodKind) -> (Int64?, String?, String?, String?, Int64) {
+            switch kind {
+            case .freeTrial: return (1, nil, "FREE_TRIAL", "P1W", 0)
+            case .payAsYouGo: return (1, nil, "PAY_AS_YOU_GO", "P3M", product.price / 2)
+            case .offerCode: return (3, "CODE-AUTUMN", "PAY_UP_FRONT", "P1M", product.price / 4)
+            case .promotional: return (2, "retention.monthly.1", "PAY_AS_YOU_GO", "P1M", product.price / 2)
+            case .winBack: return (4, "winback.monthly.50off", "PAY_AS_YOU_GO", "P3M", product.price / 2)
+            case .regular: return (nil, nil, nil, nil, product.price)
+            }
+        }
+
+        while purchase < anchor {
+            let expires: Int64
+            switch kind {
+            case .freeTrial: expires = purchase + 7 * Self.day
+            default: expires = Self.addingMonths(purchase, product.months)
+            }
+            let (offerType, offerIdentifier, discount, offerPeriod, price) = offerFields(kind)
+            let transactionId = subscription.transactions.isEmpty ? originalTransactionId : newTransactionId()
+            webOrder += 1
+            var fields: [(String, JSONValue)] = [
+                ("transactionId", .string(transactionId)), ("originalTransactionId", .string(originalTransactionId)),
+                ("webOrderLineItemId", .string(String(webOrder))), ("bundleId", .string(bundleId)),
+                ("productId", .string(product.productId)), ("subscriptionGroupIdentifier", .string(product.groupId)),
+                ("purchaseDate", .integer(purchase)), ("originalPurchaseDate", .integer(start)),
+                ("expiresDate", .integer(expires)), ("quantity", .integer(1)), ("type", .string("Auto-Renewable Subscription")),
+            ]
+            if let token { fields.append(("appAccountToken", .string(token))) }
+            fields.append(("inAppOwnershipType", .string(isFamily ? "FAMILY_SHARED" : "PURCHASED")))
+            let signedDate = min(purchase + random.int(in: 1...(2 * Self.hour)), anchor - 1)
+            fields.append(("signedDate", .integer(signedDate)))
+            if let offerType { fields.append(("offerType", .integer(offerType))) }
+            if let offerIdentifier { fields.append(("offerIdentifier", .string(offerIdentifier))) }
+            fields += [
+                ("environment", .string(environment)), ("storefront", .string(storefront.0)), ("storefrontId", .string(storefront.1)),
+                ("transactionReason", .string(reason)), ("currency", .string(storefront.2)), ("price", .integer(price)),
+            ]
+            if let discount { fields.append(("offerDiscountType", .string(discount))) }
+            fields.append(("appTransactionId", .string(appTransactionId)))
+            if let offerPeriod { fields.append(("offerPeriod", .string(offerPeriod))) }
+            subscription.transactions.append(JSONText.object(fields))
+            if subscription.transactions.count == 1 || reason == "PURCHASE", random.chance(0.12) {
+                subscription.notifications.append(
+                    SampleNotification(
+                        notificationType: "SUBSCRIBED", subtype: subscription.transactions.count == 1 ? "INITIAL_BUY" : "RESUBSCRIBE",
+                        signedDate: signedDate, transaction: JSONText.object(fields), renewalInfo: nil, status: 1))
+            }
+            reason = "RENEWAL"
+
+            // Upgrade mid-period: this transaction is replaced by an annual one 10 days in.
+            if !hasUpgraded, product == .monthly, case .regular = kind, random.chance(0.04), purchase + 10 * Self.day < anchor {
+                hasUpgraded = true
+                let last = subscription.transactions.count - 1
+                subscription.transactions[last] = JSONText.object(fields + [("isUpgraded", .bool(true))])
+                product = .annual
+                purchase += 10 * Self.day
+                reason = "PURCHASE"
+                kind = .regular
+                continue
+            }
+            if expires >= anchor {
+                // Active at the anchor.
+                if random.chance(0.1) { autoRenew = 0 }
+                if random.chance(0.08) { priceIncreasePending = true }
+                break
+            }
+            let hazard: Double
+            switch kind {
+            case .freeTrial: hazard = 0.4
+            case .payAsYouGo, .winBack: hazard = 0.12
+            default: hazard = product.months == 12 ? 0.3 : 0.07
+            }
+            if random.chance(hazard) {
+                let churn = random.weighted([
+                    ("voluntary", 0.55), ("billing", 0.25), ("price", 0.08), ("unavailable", 0.04), ("other", 0.03), ("refund", 0.05),
+                ])
+                switch churn {
+                case "billing":
+                    if expires + 60 * Self.day > anchor {
+                        inRetry = true
+                        lapsedIntent = 2
+                        graceExpires = expires + 16 * Self.day
+                        autoRenew = 1
+                    } else if random.chance(0.5) {
+                        purchase = expires + random.int(in: 1...10) * Self.day
+                        kind = .regular
+                        continue
+                    } else {
+                        lapsedIntent = 2
+                        autoRenew = 0
+                    }
+                case "refund":
+                    let revocation = purchase + random.int(in: 1...max(1, (expires - purchase) / Self.day - 1)) * Self.day
+                    if revocation < anchor {
+                        let last = subscription.transactions.count - 1
+                        let revoked = JSONText.object(
+                            (subscription.transactions[last].objectMembers ?? []).map { member in
+                                (member.key, member.key == "signedDate" ? .integer(min(revocation + Self.hour, anchor - 1)) : member.value)
+                            } + [("revocationReason", .integer(random.chance(0.5) ? 1 : 0)), ("revocationDate", .integer(revocation)),
+                                 ("revocationType", .string("REFUND_FULL")), ("revocationPercentage", .integer(100_000))])
+                        subscription.resigned.append(revoked)
+                        subscription.notifications.append(
+                            SampleNotification(notificationType: "REFUND", subtype: nil, signedDate: min(revocation + Self.hour, anchor - 1),
+                                               transaction: revoked, renewalInfo: nil, status: 5))
+                    }
+                    lapsedIntent = 1
+                    autoRenew = 0
+                default:
+                    lapsedIntent = ["voluntary": 1, "price": 3, "unavailable": 4, "other": 5][churn] ?? 1
+                    autoRenew = 0
+                    if churn == "voluntary", random.chance(0.6) {
+                        eligibleWinBack = random.chance(0.5) ? ["winback.monthly.50off", "winback.annual.1mfree"] : ["winback.monthly.50off"]
+                    }
+                    if random.chance(0.25) {
+                        let resubscribe = expires + random.int(in: 20...200) * Self.day
+                        if resubscribe < anchor {
+                            purchase = resubscribe
+                            recentStart = resubscribe
+                            reason = "PURCHASE"
+                            kind = random.chance(0.5) ? .winBack(remaining: 3) : .regular
+                            lapsedIntent = nil
+                            autoRenew = 1
+                            eligibleWinBack = nil
+                            continue
+                        }
+                    }
+                }
+                break
+            }
+            purchase = expires
+            switch kind {
+            case .payAsYouGo(let remaining) where remaining > 1: kind = .payAsYouGo(remaining: remaining - 1)
+            case .winBack(let remaining) where remaining > 1: kind = .winBack(remaining: remaining - 1)
+            default: kind = random.chance(0.05) ? .promotional : .regular
+            }
+        }
+
+        guard random.chance(0.94), let last = subscription.transactions.last else { return subscription }
+        let lastExpires: Int64
+        if case .integer(let value)? = last["expiresDate"] { lastExpires = value } else { lastExpires = anchor }
+        let renewalSigned = min(max(lastExpires - 2 * Self.day, anchor - 5 * Self.day), anchor - 1) + random.int(in: 0...Self.hour)
+        renewal.append(("originalTransactionId", .string(originalTransactionId)))
+        if let lapsedIntent { renewal.insert(("expirationIntent", .integer(lapsedIntent)), at: 0) }
+        renewal += [
+            ("autoRenewProductId", .string(product.productId)), ("productId", .string(product.productId)),
+            ("autoRenewStatus", .integer(autoRenew)), ("isInBillingRetryPeriod", .bool(inRetry)),
+        ]
+        if priceIncreasePending { renewal.append(("priceIncreaseStatus", .integer(0))) }
+        if let graceExpires { renewal.append(("gracePeriodExpiresDate", .integer(graceExpires))) }
+        renewal += [
+            ("signedDate", .integer(min(renewalSigned, anchor - 1))), ("environment", .string(environment)),
+            ("recentSubscriptionStartDate", .integer(recentStart)), ("renewalDate", .integer(lastExpires)),
+            ("currency", .string(storefront.2)), ("renewalPrice", .integer(product.price)),
+        ]
+        if let eligibleWinBack { renewal.append(("eligibleWinBackOfferIds", JSONText.array(eligibleWinBack.map { .string($0) }))) }
+        if let token { renewal.append(("appAccountToken", .string(token))) }
+        renewal.append(("appTransactionId", .string(appTransactionId)))
+        subscription.renewalInfo = JSONText.object(renewal)
+        return subscription
+    }
+}

@@ -1,0 +1,11 @@
+/// Exit codes of `winback` (sysexits, SPEC §1).
+public enum ExitStatus {
+    public static let success: Int32 = 0
+    public static let failure: Int32 = 1
+    public static let usage: Int32 = 64
+    /// The reject rate exceeded `maxRejectRate`.
+    public static let dataError: Int32 = 65
+    public static let ioError: Int32 = 74
+    /// Another run holds the lock.
+    public static let locked: Int32 = 75
+}

@@ -1,0 +1,36 @@
+import WinbackCore
+import WinbackIO
+
+/// A fatal error of a job, with its sysexits code (SPEC §1).
+public enum JobError: Error, Sendable, CustomStringConvertible {
+    /// Invalid config or usage (64): the message names the file and key.
+    case config(file: String, ConfigError)
+    /// A usage problem not tied to one config key (64).
+    case usage(String)
+    /// Unreadable input or unwritable output (74).
+    case io(IOError)
+    /// Another run holds the lock (75).
+    case locked(String)
+    /// Anything else (1).
+    case internalError(String)
+
+    /// The process exit code.
+    public var exitCode: Int32 {
+        switch self {
+        case .config, .usage: 64
+        case .io: 74
+        case .locked: 75
+        case .internalError: 1
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .config(let file, let error): "invalid config \(file): \(error.key): \(error.message)"
+        case .usage(let message): message
+        case .io(let error): "I/O error: \(error)"
+        case .locked(let message): message
+        case .internalError(let message): message
+        }
+    }
+}

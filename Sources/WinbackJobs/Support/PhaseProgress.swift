@@ -1,0 +1,63 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Progress of a long phase on stderr: a live line with records/s when stderr is a terminal, else one
+/// log line when the phase ends (`phase=ingest records=12000 seconds=0.84`). Silent when `isQuiet`.
+public final class PhaseProgress: Sendable {
+    private struct State {
+        var count = 0
+        var lastPrint = 0.0
+    }
+
+    public let phase: String
+    private let start: Double
+    private let isTerminal: Bool
+    private let isQuiet: Bool
+    private let state = Mutex(State())
+
+    public init(phase: String, isQuiet: Bool) {
+        self.phase = phase
+        self.isQuiet = isQuiet
+        self.isTerminal = isatty(2) == 1
+        self.start = Self.now()
+    }
+
+    private static func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
+    /// Counts `count` more records; redraws the live line at most every 0.5 s.
+    public func advance(by count: Int) {
+        guard !isQuiet else { return }
+        let line: String? = state.withLock { state in
+            state.count += count
+            guard isTerminal else { return nil }
+            let now = Self.now()
+            guard now - state.lastPrint >= 0.5 else { return nil }
+            state.lastPrint = now
+            let rate = Double(state.count) / max(now - start, 1e-9)
+            return "\r\(phase): \(state.count) records, \(Int(rate)) records/s   "
+        }
+        if let line { FileHandle.standardError.write(Data(line.utf8)) }
+    }
+
+    /// Seconds since the phase started.
+    public var elapsedSeconds: Double { Self.now() - start }
+
+    /// Ends the phase with one log line.
+    public func finish() {
+        guard !isQuiet else { return }
+        let count = state.withLock { $0.count }
+        let seconds = elapsedSeconds
+        let prefix = isTerminal ? "\r" : ""
+        let rate = seconds > 0 ? Int(Double(count) / seconds) : 0
+        let line = "\(prefix)phase=\(phase) records=\(count) seconds=\(String(format: "%.2f", seconds)) records_per_second=\(rate)\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import WinbackCore
+
+/// `winback verify`: ingest and verify only, writing no files (SPEC §10): each rejection as one JSON
+/// line on stdout, then the one-line JSON summary; human-readable counts on stderr.
+public enum VerifyJob {
+    /// What the command prints and exits with.
+    public struct Outcome: Sendable {
+        public var result: IngestResult
+        public var exitCode: Int32
+        public var summaryLine: String
+        public var report: String
+    }
+
+    public static func run(configPath: String, isQuiet: Bool, writeLine: (String) -> Void) async throws -> Outcome {
+        let loaded = try LoadedConfig.load(path: configPath)
+        let result = try await IngestStage.run(loaded, isQuiet: isQuiet) { rejection in
+            writeLine(rejection.jsonLine)
+        }
+        let counts = result.counts
+        let isOverThreshold = counts.rejectRate > loaded.config.report.maxRejectRate
+        let summary = JSONText.object([
+            ("command", .string("verify")),
+            ("records", counts.summaryJSON()),
+            ("rejectRate", .double(counts.rejectRate)),
+            ("maxRejectRate", .double(loaded.config.report.maxRejectRate)),
+            ("inputs", .integer(Int64(result.inputs.count))),
+            ("chainValidations", .integer(Int64(result.chainValidations))),
+            ("exitCode", .integer(Int64(isOverThreshold ? ExitStatus.dataError : ExitStatus.success))),
+        ])
+        return Outcome(
+            result: result, exitCode: isOverThreshold ? ExitStatus.dataError : ExitStatus.success,
+            summaryLine: JSONText.render(summary),
+            report: humanReport(result, maxRejectRate: loaded.config.report.maxRejectRate))
+    }
+
+    /// The stderr report: inputs, counts, rejects by code, warnings.
+    static func humanReport(_ result: IngestResult, maxRejectRate: Double) -> String {
+        let counts = result.counts
+        var lines = result.inputWarnings.map { "warning: \($0)" }
+        lines.append("inputs: \(result.inputs.count) files, \(result.inputs.reduce(0) { $0 + $1.bytes }) bytes")
+        lines.append("read: \(counts.read)  accepted: \(counts.accepted)  rejected: \(counts.rejected)  duplicates: \(counts.duplicates)  warnings: \(counts.warnings)")
+        for (code, count) in counts.rejectedByCode.sorted(by: { $0.key < $1.key }) {
+            lines.append("  rejected \(code.rawValue): \(count)")
+        }
+        let rate = String(format: "%.6f", counts.rejectRate)
+        let verdict = counts.rejectRate > maxRejectRate ? "EXCEEDS maxRejectRate \(maxRejectRate) (exit 65)" : "within maxRejectRate \(maxRejectRate)"
+        lines.append("reject rate: \(rate), \(verdict)")
+        lines.append("chain validations: \(result.chainValidations)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

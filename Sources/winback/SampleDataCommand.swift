@@ -1,0 +1,30 @@
+import ArgumentParser
+import WinbackJobs
+
+struct SampleDataCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sample-data",
+        abstract: "Generate a deterministic synthetic export signed with a TEST-ONLY PKI, a demo key and a config."
+    )
+
+    @Option(name: .long, help: "Directory to write the dataset into (created if needed).")
+    var out: String
+
+    @Option(name: .long, help: "Number of subscriptions to simulate.")
+    var subscriptions: Int = 500
+
+    @Option(name: .long, help: "Seed of the simulation and of the test keys.")
+    var seed: UInt64 = 42
+
+    func validate() throws {
+        guard subscriptions > 0 else { throw ValidationError("--subscriptions: expected a positive integer, found \(subscriptions)") }
+    }
+
+    func run() async throws {
+        try await CommandSupport.run {
+            let outcome = try SampleDataJob.run(outputDirectory: out, subscriptions: subscriptions, seed: seed)
+            CommandSupport.writeStdout(outcome.summaryLine)
+            return ExitStatus.success
+        }
+    }
+}

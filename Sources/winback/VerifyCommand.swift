@@ -1,0 +1,29 @@
+import ArgumentParser
+import WinbackJobs
+
+struct VerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Ingest and verify the inputs only; writes no files.",
+        discussion: """
+            Prints each rejected record as one JSON line on stdout (source, line, path, code, message, record), \
+            then a one-line JSON summary. Counts go to stderr. Exits 65 when the reject rate exceeds \
+            report.maxRejectRate, 64 for an invalid config, 74 for an unreadable input.
+            """
+    )
+
+    @Option(name: .long, help: "The run configuration (JSON).")
+    var config: String
+
+    @Flag(name: .long, help: "No progress or counts on stderr.")
+    var quiet = false
+
+    func run() async throws {
+        try await CommandSupport.run {
+            let outcome = try await VerifyJob.run(configPath: config, isQuiet: quiet, writeLine: CommandSupport.writeStdout)
+            if !quiet { CommandSupport.writeStderr(outcome.report) }
+            CommandSupport.writeStdout(outcome.summaryLine)
+            return outcome.exitCode
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Testing
+import WinbackCore
+
+@Suite struct AppleModelTests {
+    static let app = AppIdentity(bundleId: "com.example.app", appAppleId: 1, environment: "Sandbox")
+
+    static func transaction(_ extra: String) throws -> JSONValue {
+        try JSONParser.parse("""
+            {"transactionId": "11", "originalTransactionId": "10", "bundleId": "com.example.app", "productId": "p",
+             "purchaseDate": 1000, "expiresDate": 2000, "type": "Auto-Renewable Subscription", "signedDate": 1500,
+             "environment": "Sandbox"\(extra)}
+            """)
+    }
+
+    @Test func unknownOfferTypeIsKeptAsRawAndWarned() throws {
+        let (payload, warnings) = try PayloadDecoder(app: Self.app).decode(try Self.transaction(#", "offerType": 9"#), as: .transaction)
+        guard case .transaction(let transaction) = payload else { Issue.record("not a transaction"); return }
+        #expect(transaction.rawOfferType == 9)
+        #expect(transaction.offerType == nil)
+        #expect(warnings == ["unknown offerType value '9' (OfferType)"])
+    }
+
+    @Test func unknownKeysSurviveDecoding() throws {
+        let (payload, warnings) = try PayloadDecoder(app: Self.app).decode(
+            try Self.transaction(#", "futureField": {"a": 1}"#), as: .transaction)
+        guard case .transaction(let transaction) = payload else { Issue.record("not a transaction"); return }
+        #expect(transaction.unknownFields.map(\.key) == ["futureField"])
+        #expect(transaction.unknownFields.first?.value["a"] == .integer(1))
+        #expect(warnings.isEmpty)
+    }
+
+    @Test(arguments: [(#", "appAccountToken": """#, nil), (#", "appAccountToken": "ABC-not-a-uuid""#, "ABC-not-a-uuid")] as [(String, String?)])
+    func appAccountTokenIsLenient(_ extra: String, _ expected: String?) throws {
+        let (payload, _) = try PayloadDecoder(app: Self.app).decode(try Self.transaction(extra), as: .transaction)
+        guard case .transaction(let transaction) = payload else { Issue.record("not a transaction"); return }
+        #expect(transaction.appAccountToken == expected)
+    }
+
+    @Test func unknownNotificationTypeAndSubtypeWarnTwice() throws {
+        let value = try JSONParser.parse(#"""
+            {"notificationType": "NEW_TYPE", "subtype": "NEW_SUBTYPE", "signedDate": 5,
+             "data": {"bundleId": "com.example.app", "environment": "Sandbox", "status": 9}}
+            """#)
+        let (_, warnings) = try PayloadDecoder(app: Self.app).decode(value, as: .notification)
+        #expect(warnings.count == 3)
+        #expect(warnings.contains("unknown data.status value '9' (Status)"))
+    }
+
+    struct Failing: Sendable, CustomTestStringConvertible {
+        var name: String
+        var extra: String
+        var kind: PayloadKind = .transaction
+        var code: RejectCode
+        var message: String
+        var testDescription: String { name }
+    }
+
+    static let failing: [Failing] = [
+        Failing(name: "wrong bundle", extra: #", "bundleId": "com.other""#, code: .invalidAppIdentifier,
+                message: "bundleId: expected 'com.example.app', found 'com.other' (string)"),
+        Failing(name: "wrong environment", extra: #", "environment": "Production""#, code: .invalidEnvironment,
+                message: "environment: expected 'Sandbox', found 'Production' (string)"),
+        Failing(name: "string date", extra: #", "expiresDate": "soon""#, code: .invalidField,
+                message: "field 'expiresDate': expected integer, found 'soon' (string)"),
+        Failing(name: "fractional date", extra: #", "purchaseDate": 1.5"#, code: .invalidField,
+                message: "field 'purchaseDate': expected integer, found 1.5 (number)"),
+        Failing(name: "absent product", extra: #", "productId": null"#, code: .missingField, message: "required field 'productId' is absent"),
+        Failing(name: "subscription without expiry", extra: #", "expiresDate": null"#, code: .missingField,
+                message: "required field 'expiresDate' is absent"),
+    ]
+
+    @Test(arguments: failing)
+    func payloadChecksGiveExactMessages(_ failing: Failing) throws {
+        // Duplicate keys: the later one wins in lookups of bundleId/environment, the decoder reads both in order.
+        let text = try Self.transaction(failing.extra)
+        #expect(throws: RecordFailure(failing.code, failing.message)) {
+            _ = try PayloadDecoder(app: Self.app).decode(text, as: failing.kind)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Testing
+import WinbackCore
+
+@Suite struct ConfigTests {
+    static let valid = """
+        {"app": {"bundleId": "com.example.app", "appAppleId": 1234567890, "environment": "Production"},
+         "inputs": ["exports/*.ndjson.gz"],
+         "trust": {"rootCertificates": ["certs/root.cer"]},
+         "report": {"timeZone": "America/Los_Angeles", "gracePeriodDays": 16, "maxRejectRate": 0.01},
+         "ledger": "state/ledger.sqlite", "output": "out", "campaigns": []}
+        """
+
+    static func parse(_ text: String) throws(ConfigError) -> WinbackConfig {
+        try WinbackConfig.parse(Array(text.utf8))
+    }
+
+    static func replacing(_ old: String, with new: String) -> String {
+        valid.replacingOccurrences(of: old, with: new)
+    }
+
+    @Test func validConfigParses() throws {
+        let config = try Self.parse(Self.valid)
+        #expect(config.app == AppIdentity(bundleId: "com.example.app", appAppleId: 1_234_567_890, environment: "Production"))
+        #expect(config.report.gracePeriodDays == 16)
+        #expect(config.acceptUnsignedPayloads == false)
+        #expect(config.signing == nil)
+    }
+
+    struct BadConfig: Sendable, CustomTestStringConvertible {
+        var name: String
+        var text: String
+        var key: String
+        var message: String
+        var testDescription: String { name }
+    }
+
+    static let badConfigs: [BadConfig] = [
+        BadConfig(
+            name: "unknown top-level key", text: replacing("\"output\": \"out\"", with: "\"output\": \"out\", \"outptu\": 1"),
+            key: "outptu", message: "unknown key (allowed here: app, campaigns, inputs, ledger, output, report, signing, trust)"),
+        BadConfig(
+            name: "unknown nested key", text: replacing("\"gracePeriodDays\"", with: "\"graceDays\": 1, \"gracePeriodDays\""),
+            key: "report.graceDays", message: "unknown key (allowed here: gracePeriodDays, maxRejectRate, timeZone)"),
+        BadConfig(
+            name: "bad grace period", text: replacing("\"gracePeriodDays\": 16", with: "\"gracePeriodDays\": 5"),
+            key: "report.gracePeriodDays", message: "expected one of 0, 3, 16, 28, found 5"),
+        BadConfig(
+            name: "bad environment", text: replacing("\"Production\"", with: "\"Prod\""),
+            key: "app.environment", message: "expected 'Production' or 'Sandbox', found 'Prod'"),
+        BadConfig(
+            name: "production without appAppleId", text: replacing("\"appAppleId\": 1234567890, ", with: ""),
+            key: "app.appAppleId", message: "expected an integer (required for Production), found none"),
+        BadConfig(
+            name: "bad time zone", text: replacing("America/Los_Angeles", with: "Mars/Olympus"),
+            key: "report.timeZone", message: "expected an IANA time zone (e.g. 'UTC', 'America/Los_Angeles'), found 'Mars/Olympus'"),
+        BadConfig(
+            name: "reject rate above 1", text: replacing("\"maxRejectRate\": 0.01", with: "\"maxRejectRate\": 2"),
+            key: "report.maxRejectRate", message: "expected a number from 0 to 1, found 2.0"),
+        BadConfig(
+            name: "empty inputs", text: replacing("[\"exports/*.ndjson.gz\"]", with: "[]"),
+            key: "inputs", message: "expected at least one glob pattern, found []"),
+        BadConfig(
+            name: "missing ledger", text: replacing("\"ledger\": \"state/ledger.sqlite\", ", with: ""),
+            key: "ledger", message: "required key is missing"),
+        BadConfig(
+            name: "unknown campaign key", text: replacing("\"campaigns\": []", with: "\"campaigns\": [{\"id\": \"wb\", \"audiense\": \"win_back\"}]"),
+            key: "campaigns[0] ('wb').audiense",
+            message: "unknown key (allowed here: allowIntroductoryOffer, audience, cooldownDays, holdoutPercent, id, maxOffers, offer, rules, signatures)"),
+        BadConfig(
+            name: "unknown rule key",
+            text: replacing("\"campaigns\": []", with: "\"campaigns\": [{\"id\": \"wb\", \"rules\": {\"minPaidDay\": 3}}]"),
+            key: "campaigns[0] ('wb').rules.minPaidDay",
+            message: "unknown key (allowed here: lapseReasons, maxDaysSinceLapse, maxDaysToExpiry, minDaysSinceLapse, minPaidDays, productIds, requireAppleEligibility, storefronts)"),
+        BadConfig(name: "not JSON", text: "{", key: "(file)", message: "expected a JSON object, found invalid JSON: expected a member name at byte 1"),
+    ]
+
+    @Test(arguments: badConfigs)
+    func invalidConfigNamesTheKey(_ bad: BadConfig) {
+        #expect(throws: ConfigError(key: bad.key, message: bad.message)) { try Self.parse(bad.text) }
+    }
+}

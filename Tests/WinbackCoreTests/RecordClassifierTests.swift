@@ -1,0 +1,80 @@
+import Testing
+import WinbackCore
+
+@Suite struct RecordClassifierTests {
+    static func summary(_ records: [RawRecord]) -> [String] {
+        records.map { record in
+            let content: String
+            switch record.content {
+            case .signed(let jws, let kind): content = "signed \(kind.rawValue) \(jws)"
+            case .decoded(_, let kind): content = "decoded \(kind.rawValue)"
+            case .failure(let failure): content = failure.code.rawValue
+            }
+            return "\(record.location.line) \(record.location.path ?? "-") \(content) | \(record.text)"
+        }
+    }
+
+    static func line(_ text: String, number: Int = 7) -> [String] {
+        summary(RecordClassifier.classifyLine(Array(text.utf8)[...], source: "f.ndjson", line: number))
+    }
+
+    @Test(arguments: [
+        (#"{"signedTransactionInfo": "t.t.t", "signedRenewalInfo": "r.r.r", "x": 1}"#,
+         [#"7 signedTransactionInfo signed transaction t.t.t | {"signedTransactionInfo": "t.t.t", "signedRenewalInfo": "r.r.r", "x": 1}"#,
+          #"7 signedRenewalInfo signed renewalInfo r.r.r | {"signedTransactionInfo": "t.t.t", "signedRenewalInfo": "r.r.r", "x": 1}"#]),
+        (#"{"signedPayload": "n.n.n", "signedTransactionInfo": "t.t.t"}"#,
+         [#"7 signedPayload signed notification n.n.n | {"signedPayload": "n.n.n", "signedTransactionInfo": "t.t.t"}"#]),
+        (#"{"signedRenewalInfo": null}"#, [#"7 signedRenewalInfo malformed_jws | {"signedRenewalInfo": null}"#]),
+        (#"{"transactionId": "1"}"#, [#"7 - decoded transaction | {"transactionId": "1"}"#]),
+        (#"{"originalTransactionId": "1", "autoRenewProductId": "p"}"#, [#"7 - decoded renewalInfo | {"originalTransactionId": "1", "autoRenewProductId": "p"}"#]),
+        (#"{"originalTransactionId": "1"}"#, [#"7 - unknown_shape | {"originalTransactionId": "1"}"#]),
+        ("\"just a string\"", ["7 - unknown_shape | \"just a string\""]),
+        ("{not json", ["7 - malformed_json | {not json"]),
+        ("   \t", []),
+    ] as [(String, [String])])
+    func ndjsonLinesAreClassified(_ text: String, _ expected: [String]) {
+        #expect(Self.line(text) == expected)
+    }
+
+    @Test func historyDocumentRecordsKnowTheirLineAndPath() {
+        let document = "{\n  \"hasMore\": false,\n  \"signedTransactions\": [\n    \"a.b.c\",\n    7\n  ]\n}\n"
+        let records = RecordClassifier.classifyDocument(Array(document.utf8), source: "h.json")
+        #expect(Self.summary(records) == [
+            "4 signedTransactions[0] signed transaction a.b.c | a.b.c",
+            "5 signedTransactions[1] malformed_jws | 7",
+        ])
+    }
+
+    @Test func statusDocumentRecordsKnowTheirLineAndPath() {
+        let document = """
+            {"data": [
+              {"subscriptionGroupIdentifier": "g", "lastTransactions": [
+                {"status": 1,
+                 "signedTransactionInfo": "t.t.t",
+                 "signedRenewalInfo": "r.r.r"}]}]}
+            """
+        let records = RecordClassifier.classifyDocument(Array(document.utf8), source: "s.json")
+        #expect(Self.summary(records) == [
+            "4 data[0].lastTransactions[0].signedTransactionInfo signed transaction t.t.t | t.t.t",
+            "5 data[0].lastTransactions[0].signedRenewalInfo signed renewalInfo r.r.r | r.r.r",
+        ])
+    }
+
+    @Test func arrayDocumentElementsUseIndexPaths() {
+        let document = "[\n {\"signedPayload\": \"n.n.n\"},\n\n {\"transactionId\": \"9\"},\n 3\n]"
+        let records = RecordClassifier.classifyDocument(Array(document.utf8), source: "a.json")
+        #expect(Self.summary(records) == [
+            "2 [0].signedPayload signed notification n.n.n | n.n.n",
+            "4 [1] decoded transaction | {\"transactionId\": \"9\"}",
+            "5 [2] unknown_shape | 3",
+        ])
+    }
+
+    @Test func invalidDocumentIsOneRecordAtLineOne() {
+        let document = "{\n \"signedTransactions\": [\n"
+        let records = RecordClassifier.classifyDocument(Array(document.utf8), source: "b.json")
+        #expect(records.count == 1)
+        #expect(records.first?.location == RecordLocation(source: "b.json", line: 1, path: nil))
+        #expect(records.first?.text == document)
+    }
+}

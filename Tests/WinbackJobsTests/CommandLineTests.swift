@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import WinbackTestSupport
+
+/// Runs the built executable and checks exit codes and the first line of each message.
+@Suite struct CommandLineTests {
+    static var root: URL { Fixtures.packageRoot }
+
+    /// A copy of jobs/sample.json in a temporary directory, with `edit` applied to its text.
+    static func config(_ name: String, edit: (String) -> String) throws -> URL {
+        let directory = try CommandRunner.temporaryDirectory(name)
+        let text = try String(contentsOf: root.appendingPathComponent("jobs/sample.json"), encoding: .utf8)
+            .replacingOccurrences(of: "../sample-data", with: root.appendingPathComponent("sample-data").path)
+        let url = directory.appendingPathComponent("config.json")
+        try edit(text).write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    @Test func verifyOnSampleDataSucceeds() throws {
+        let result = try CommandRunner.run(["verify", "--config", Self.root.appendingPathComponent("jobs/sample.json").path, "--quiet"])
+        #expect(result.exitCode == 0)
+        let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.hasPrefix(#"{"command":"verify","records":{"read":"#))
+        #expect(result.stdout.split(separator: "\n").count == 22)
+    }
+
+    @Test func unknownConfigKeyExits64NamingIt() throws {
+        let url = try Self.config("bad-key") { $0.replacingOccurrences(of: "\"gracePeriodDays\"", with: "\"gracePeriod\": 1, \"gracePeriodDays\"") }
+        let result = try CommandRunner.run(["verify", "--config", url.path])
+        #expect(result.exitCode == 64)
+        #expect(result.firstErrorLine == "winback: error: invalid config \(url.path): report.gracePeriod: unknown key (allowed here: gracePeriodDays, maxRejectRate, timeZone)")
+    }
+
+    @Test func missingConfigExits74NamingThePath() throws {
+        let result = try CommandRunner.run(["verify", "--config", "/nonexistent/winback.json"])
+        #expect(result.exitCode == 74)
+        #expect(result.firstErrorLine == "winback: error: I/O error: /nonexistent/winback.json: no such file")
+    }
+
+    @Test func rootThatIsNotACertificateExits64() throws {
+        let directory = try CommandRunner.temporaryDirectory("bad-root")
+        let bogus = directory.appendingPathComponent("root.pem")
+        try "not a certificate".write(to: bogus, atomically: true, encoding: .utf8)
+        let url = try Self.config("bad-root-config") {
+            $0.replacingOccurrences(of: Self.root.appendingPathComponent("sample-data").path + "/certs/TEST-ONLY-root.pem", with: bogus.path)
+        }
+        let result = try CommandRunner.run(["verify", "--config", url.path])
+        #expect(result.exitCode == 64)
+        #expect(result.firstErrorLine.contains("trust.rootCertificates[0]"))
+        #expect(result.firstErrorLine.contains("expected a DER or PEM X.509 certificate"))
+    }
+
+    @Test func rejectRateOverThresholdExits65() throws {
+        let url = try Self.config("threshold") { $0.replacingOccurrences(of: "\"maxRejectRate\": 0.01", with: "\"maxRejectRate\": 0.001") }
+        let result = try CommandRunner.run(["verify", "--config", url.path, "--quiet"])
+        #expect(result.exitCode == 65)
+        #expect(result.stdout.split(separator: "\n").last?.contains("\"exitCode\":65") == true)
+    }
+
+    @Test func unknownInputSuffixExits64() throws {
+        let directory = try CommandRunner.temporaryDirectory("suffix")
+        try "a,b\n".write(to: directory.appendingPathComponent("export.csv"), atomically: true, encoding: .utf8)
+        let url = try Self.config("suffix-config") {
+            $0.replacingOccurrences(of: "\"inputs\": [", with: "\"inputs\": [\"\(directory.path)/*.csv\", ")
+        }
+        let result = try CommandRunner.run(["verify", "--config", url.path])
+        #expect(result.exitCode == 64)
+        #expect(result.firstErrorLine.contains("expected a .ndjson, .jsonl or .json file (optionally .gz)"))
+    }
+
+    @Test func sampleDataIsDeterministicInContent() throws {
+        let first = try CommandRunner.temporaryDirectory("sample-a")
+        let second = try CommandRunner.temporaryDirectory("sample-b")
+        for directory in [first, second] {
+            let result = try CommandRunner.run(["sample-data", "--out", directory.path, "--subscriptions", "20", "--seed", "7"])
+            #expect(result.exitCode == 0)
+        }
+        for name in ["expected-rejects.json", "winback.json", "keys/SubscriptionKey_TESTKEY001.p8"] {
+            #expect(try Data(contentsOf: first.appendingPathComponent(name)) == (try Data(contentsOf: second.appendingPathComponent(name))))
+        }
+        let key = try FileManager.default.attributesOfItem(atPath: first.appendingPathComponent("keys/SubscriptionKey_TESTKEY001.p8").path)
+        #expect((key[.posixPermissions] as? Int) == 0o600)
+        let verify = try CommandRunner.run(["verify", "--config", first.appendingPathComponent("winback.json").path, "--quiet"])
+        #expect(verify.exitCode == 0 || verify.exitCode == 65)
+    }
+}

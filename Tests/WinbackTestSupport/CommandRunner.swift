@@ -1,0 +1,51 @@
+import Foundation
+
+/// Runs the built `winback` executable, as an operator would.
+public struct CommandRunner {
+    public struct Result: Sendable {
+        public var exitCode: Int32
+        public var stdout: String
+        public var stderr: String
+        /// The first line of stderr (the error message).
+        public var firstErrorLine: String { stderr.split(separator: "\n").first.map(String.init) ?? "" }
+    }
+
+    /// The executable beside the test bundle (`.build/<config>/winback`).
+    public static var executable: URL {
+        var directory = Bundle.main.bundleURL
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("winback")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return Fixtures.packageRoot.appendingPathComponent(".build/debug/winback")
+    }
+
+    public static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            exitCode: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// A fresh temporary directory.
+    public static func temporaryDirectory(_ name: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("winback-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
