@@ -5,6 +5,8 @@ import WinbackCore
     static func transaction(_ id: String, signedDate: Int64, revoked: Int64? = nil) -> AcceptedPayload {
         var transaction = JWSTransactionDecodedPayload()
         transaction.transactionId = id
+        transaction.originalTransactionId = id
+        transaction.productId = "p"
         transaction.signedDate = signedDate
         transaction.revocationDate = revoked
         return .transaction(transaction)
@@ -31,7 +33,7 @@ import WinbackCore
             renewal.rawAutoRenewStatus = status
             deduplicator.add(.renewalInfo(renewal))
         }
-        #expect(deduplicator.renewalInfos["7"]?.autoRenewStatus == .on)
+        #expect(deduplicator.renewalInfos["7"]?.autoRenewStatus == 1)
         #expect(deduplicator.duplicates == 1)
     }
 }

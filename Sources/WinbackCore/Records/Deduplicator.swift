@@ -5,8 +5,11 @@
 /// same transaction with a `revocationDate`). Superseded versions are counted as `duplicates`.
 /// Notifications are never deduplicated.
 public struct Deduplicator: Sendable {
-    public private(set) var transactions: [String: JWSTransactionDecodedPayload] = [:]
-    public private(set) var renewalInfos: [String: JWSRenewalInfoDecodedPayload] = [:]
+    /// The winning version of each transaction, in the model's compact form.
+    public private(set) var transactions: [String: SubscriptionTransaction] = [:]
+    /// The winning version of each subscription's renewal info.
+    public private(set) var renewalInfos: [String: RenewalState] = [:]
+    private var interner = StringInterner()
     /// Versions that lost to a later or newer-signed one.
     public private(set) var duplicates = 0
 
@@ -15,22 +18,20 @@ public struct Deduplicator: Sendable {
     /// Adds an accepted payload in input order.
     public mutating func add(_ payload: AcceptedPayload) {
         switch payload {
-        case .transaction(let transaction):
-            guard let id = transaction.transactionId else { return }
+        case .transaction(let payload):
+            guard let id = payload.transactionId else { return }
             if let existing = transactions[id] {
                 duplicates += 1
-                if (transaction.signedDate ?? .min) >= (existing.signedDate ?? .min) { transactions[id] = transaction }
-            } else {
-                transactions[id] = transaction
+                guard (payload.signedDate ?? .min) >= existing.signedDate else { return }
             }
-        case .renewalInfo(let renewalInfo):
-            guard let id = renewalInfo.originalTransactionId else { return }
+            transactions[id] = SubscriptionTransaction(payload, interner: &interner)
+        case .renewalInfo(let payload):
+            guard let id = payload.originalTransactionId else { return }
             if let existing = renewalInfos[id] {
                 duplicates += 1
-                if (renewalInfo.signedDate ?? .min) >= (existing.signedDate ?? .min) { renewalInfos[id] = renewalInfo }
-            } else {
-                renewalInfos[id] = renewalInfo
+                guard (payload.signedDate ?? .min) >= existing.signedDate else { return }
             }
+            renewalInfos[id] = RenewalState(payload, interner: &interner)
         case .notification:
             break
         }

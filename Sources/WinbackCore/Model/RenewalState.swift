@@ -1,0 +1,41 @@
+/// The fields of the latest renewal info the model and reports use (`R` in SPEC §5).
+public struct RenewalState: Sendable, Equatable {
+    public var originalTransactionId: String
+    public var signedDate: Int64
+    public var autoRenewStatus: Int32?
+    public var autoRenewProductId: String?
+    public var expirationIntent: Int32?
+    /// Absent reads as false (SPEC §10).
+    public var isInBillingRetryPeriod: Bool?
+    public var gracePeriodExpiresDate: Int64?
+    public var priceIncreaseStatus: Int32?
+    public var eligibleWinBackOfferIds: [String]?
+
+    public init(
+        originalTransactionId: String, signedDate: Int64 = 0, autoRenewStatus: Int32? = nil, autoRenewProductId: String? = nil,
+        expirationIntent: Int32? = nil, isInBillingRetryPeriod: Bool? = nil, gracePeriodExpiresDate: Int64? = nil,
+        priceIncreaseStatus: Int32? = nil, eligibleWinBackOfferIds: [String]? = nil
+    ) {
+        self.originalTransactionId = originalTransactionId
+        self.signedDate = signedDate
+        self.autoRenewStatus = autoRenewStatus
+        self.autoRenewProductId = autoRenewProductId
+        self.expirationIntent = expirationIntent
+        self.isInBillingRetryPeriod = isInBillingRetryPeriod
+        self.gracePeriodExpiresDate = gracePeriodExpiresDate
+        self.priceIncreaseStatus = priceIncreaseStatus
+        self.eligibleWinBackOfferIds = eligibleWinBackOfferIds
+    }
+
+    public init(_ payload: JWSRenewalInfoDecodedPayload, interner: inout StringInterner) {
+        self.init(
+            originalTransactionId: payload.originalTransactionId ?? "", signedDate: payload.signedDate ?? 0,
+            autoRenewStatus: payload.rawAutoRenewStatus, autoRenewProductId: interner.intern(payload.autoRenewProductId),
+            expirationIntent: payload.rawExpirationIntent, isInBillingRetryPeriod: payload.isInBillingRetryPeriod,
+            gracePeriodExpiresDate: payload.gracePeriodExpiresDate, priceIncreaseStatus: payload.rawPriceIncreaseStatus,
+            eligibleWinBackOfferIds: payload.eligibleWinBackOfferIds)
+    }
+
+    /// `isInBillingRetryPeriod`, absent = false.
+    public var isInBillingRetry: Bool { isInBillingRetryPeriod ?? false }
+}

@@ -1,0 +1,4 @@
+/// Column types of the manifest's schemas (SPEC §10).
+public enum ColumnType: String, Sendable {
+    case string, integer, rate, boolean, instant, date, month
+}

@@ -1,0 +1,20 @@
+/// Row ordering of report key columns (SPEC §10): empty (nil) first, integers numerically, text by code point.
+public enum TextOrder {
+    public static func less(_ lhs: String?, _ rhs: String?) -> Bool {
+        switch (lhs, rhs) {
+        case (nil, nil): return false
+        case (nil, _): return true
+        case (_, nil): return false
+        case (let left?, let right?): return left.unicodeScalars.lexicographicallyPrecedes(right.unicodeScalars)
+        }
+    }
+
+    public static func less<T: Comparable>(_ lhs: T?, _ rhs: T?) -> Bool {
+        switch (lhs, rhs) {
+        case (nil, nil): return false
+        case (nil, _): return true
+        case (_, nil): return false
+        case (let left?, let right?): return left < right
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Crypto
+import Foundation
+import WinbackCore
+import WinbackIO
+
+/// `winback run`: ingest → verify → model → reports → (campaigns) → atomic publish into
+/// `<output>/dt=<D>/`, ending with a one-line JSON summary (SPEC §1, §6, §9, §10).
+public enum RunJob {
+    public struct Outcome: Sendable {
+        public var exitCode: Int32
+        public var summaryLine: String
+        public var publishedPath: String
+    }
+
+    public static func run(_ options: RunOptions) async throws -> Outcome {
+        let loaded = try LoadedConfig.load(path: options.configPath)
+        let config = loaded.config
+        let cwd = FileManager.default.currentDirectoryPath
+        let output = options.outputOverride.map { FileSystem.resolve($0, against: cwd) } ?? loaded.resolve(config.output)
+        let calendar = try Self.calendar(config: config, asOf: options.asOf, now: options.now())
+
+        do {
+            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        } catch {
+            throw JobError.io(IOError(path: output, reason: "cannot create output directory (\(error.localizedDescription))"))
+        }
+        guard FileManager.default.isWritableFile(atPath: output) else {
+            throw JobError.io(IOError(path: output, reason: "output directory is not writable"))
+        }
+        let lock = try RunLock(outputDirectory: output, startedAt: InstantFormat.iso8601(milliseconds: Int64(options.now().timeIntervalSince1970 * 1000)))
+        defer { withExtendedLifetime(lock) {} }
+        let publisher = Publisher(outputDirectory: output, asOf: calendar.asOfLabel)
+        publisher.removeLeftovers()
+        let temporary = try publisher.makeTemporaryDirectory()
+
+        // Ingest, streaming rejects into rejects.ndjson.gz.
+        let rejects = try ReportFileWriter(directory: temporary, schema: ReportSchema.rejects, isCSV: false)
+        let ingest = try await IngestStage.run(loaded, isQuiet: options.isQuiet) { rejection in
+            try rejects.write(line: rejection.jsonLine + "\n")
+        }
+        var outputs = [try rejects.finish()]
+        let counts = ingest.counts
+        let isOverThreshold = counts.rejectRate > config.report.maxRejectRate
+
+        // Model and reports.
+        let modelPhase = PhaseProgress(phase: "model", isQuiet: options.isQuiet)
+        let model = SubscriptionModel(
+            transactions: ingest.deduplicated.transactions.values, renewals: ingest.deduplicated.renewalInfos, asOf: calendar.asOf,
+            gracePeriodDays: config.report.gracePeriodDays)
+        modelPhase.advance(by: model.timelines.count)
+        modelPhase.finish()
+
+        let reportPhase = PhaseProgress(phase: "reports", isQuiet: options.isQuiet)
+        let reports = RunReports(model: model, calendar: calendar)
+        let subscriptions = try ReportFileWriter(directory: temporary, schema: .subscriptions, isCSV: true)
+        for timeline in model.timelines { try subscriptions.write(row: SubscriptionsReport.row(timeline)) }
+        outputs.append(try subscriptions.finish())
+        let tables: [(ReportSchema, [[String?]])] = [
+            (.churnMonthly, reports.churnMonthly.rows(productGroups: model.productGroups)),
+            (.churnDaily, reports.churnDaily.rows(productGroups: model.productGroups)),
+            (.expirationReasons, reports.expirationReasons),
+            (.offerUsage, reports.offerUsage),
+            (.retentionCohorts, reports.retentionCohorts),
+            (.eligibleAccounts, []),
+        ]
+        for (schema, rows) in tables {
+            let writer = try ReportFileWriter(directory: temporary, schema: schema, isCSV: true)
+            for row in rows { try writer.write(row: row) }
+            outputs.append(try writer.finish())
+        }
+        let offers = try ReportFileWriter(directory: temporary, schema: .offers, isCSV: false)
+        outputs.append(try offers.finish())
+
+        let summary = RunSummary.json(
+            calendar: calendar, timeZone: config.report.timeZone, offersSigned: !isOverThreshold, counts: counts, model: model,
+            reports: reports, campaigns: [])
+        let summaryWriter = try ReportFileWriter(directory: temporary, schema: .summary, isCSV: false)
+        try summaryWriter.write(line: JSONText.render(summary) + "\n")
+        outputs.append(try summaryWriter.finish())
+        reportPhase.advance(by: outputs.reduce(0) { $0 + $1.rows })
+        reportPhase.finish()
+
+        let configDigest = SHA256.hash(data: loaded.bytes).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        let manifest = RunSummary.manifest(
+            calendar: calendar, timeZone: config.report.timeZone, configSha256: configDigest, inputs: ingest.inputs, counts: counts,
+            outputs: outputs)
+        let manifestPath = temporary + "/_manifest.json"
+        guard FileManager.default.createFile(atPath: manifestPath, contents: Data((JSONText.render(manifest) + "\n").utf8)) else {
+            throw JobError.io(IOError(path: manifestPath, reason: "cannot write"))
+        }
+        try publisher.publish(temporary)
+
+        let exitCode = isOverThreshold ? ExitStatus.dataError : ExitStatus.success
+        if isOverThreshold, !options.isQuiet {
+            FileHandle.standardError.write(Data("winback: reject rate \(RateFormat.format(counts.rejected, counts.read) ?? "0") exceeds report.maxRejectRate \(config.report.maxRejectRate): reports published, offers not signed (exit 65)\n".utf8))
+        }
+        let line = JSONText.object([
+            ("command", .string("run")), ("asOf", .string(calendar.asOfLabel)), ("output", .string(publisher.finalPath)),
+            ("records", counts.summaryJSON(extra: [("future", model.future), ("otherProductTypes", model.otherProductTypes)])),
+            ("subscriptions", .integer(Int64(model.timelines.count))), ("rejectRate", .double(counts.rejectRate)),
+            ("offersSigned", .bool(!isOverThreshold)), ("exitCode", .integer(Int64(exitCode))),
+        ])
+        return Outcome(exitCode: exitCode, summaryLine: JSONText.render(line), publishedPath: publisher.finalPath)
+    }
+
+    /// The report calendar for `--as-of`, or yesterday in the report time zone.
+    static func calendar(config: WinbackConfig, asOf: String?, now: Date) throws(JobError) -> ReportCalendar {
+        let date: (Int, Int, Int)
+        if let asOf {
+            guard let parsed = ReportCalendar.parseDate(asOf) else {
+                throw .usage("--as-of: expected a date YYYY-MM-DD, found '\(asOf)'")
+            }
+            date = parsed
+        } else {
+            var gregorian = Calendar(identifier: .gregorian)
+            gregorian.timeZone = TimeZone(identifier: config.report.timeZone) ?? .current
+            let today = gregorian.dateComponents([.year, .month, .day], from: now)
+            let days = InstantFormat.days(year: Int64(today.year ?? 1970), month: Int64(today.month ?? 1), day: Int64(today.day ?? 1)) - 1
+            let (y, m, d) = InstantFormat.civil(fromDays: days)
+            date = (Int(y), Int(m), Int(d))
+        }
+        guard let calendar = ReportCalendar(timeZone: config.report.timeZone, asOfYear: date.0, month: date.1, day: date.2) else {
+            throw .usage("report.timeZone: unknown time zone '\(config.report.timeZone)'")
+        }
+        return calendar
+    }
+}

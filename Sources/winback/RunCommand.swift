@@ -1,0 +1,34 @@
+import ArgumentParser
+import WinbackJobs
+
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "The nightly job: ingest, verify, model, report and publish <output>/dt=<D>/ atomically.",
+        discussion: """
+            Ends with a one-line JSON summary on stdout. Exit codes: 0 success; 64 invalid config or flag; \
+            65 reject rate above report.maxRejectRate (reports still published, offers not signed); \
+            74 I/O error; 75 another run holds the lock; 1 anything else.
+            """
+    )
+
+    @Option(name: .long, help: "The run configuration (JSON).")
+    var config: String
+
+    @Option(name: .customLong("as-of"), help: "The as-of date D (YYYY-MM-DD); default: yesterday in the report time zone.")
+    var asOf: String?
+
+    @Option(name: .long, help: "Output directory (overrides the config's output; relative to the current directory).")
+    var out: String?
+
+    @Flag(name: .long, help: "No progress or log lines on stderr.")
+    var quiet = false
+
+    func run() async throws {
+        try await CommandSupport.run {
+            let outcome = try await RunJob.run(RunOptions(configPath: config, asOf: asOf, outputOverride: out, isQuiet: quiet))
+            CommandSupport.writeStdout(outcome.summaryLine)
+            return outcome.exitCode
+        }
+    }
+}
