@@ -32,44 +32,70 @@ public enum Base64 {
     public static func decodeStandard(_ text: String) -> [UInt8]? { decodeStandard(bytes: text.utf8) }
 
     private static func decode(_ text: some Collection<UInt8>, table: [UInt8], requirePadding: Bool) -> [UInt8]? {
-        var bytes = Array(text)
+        if let result = text.withContiguousStorageIfAvailable({ decode(buffer: $0, table: table, requirePadding: requirePadding) }) {
+            return result
+        }
+        return Array(text).withUnsafeBufferPointer { decode(buffer: $0, table: table, requirePadding: requirePadding) }
+    }
+
+    /// Decodes base64url from contiguous bytes (no copy of the input).
+    public static func decodeURL(buffer: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        decode(buffer: buffer, table: urlTable, requirePadding: false)
+    }
+
+    private static func decode(buffer input: UnsafeBufferPointer<UInt8>, table: [UInt8], requirePadding: Bool) -> [UInt8]? {
+        var count = input.count
         var padding = 0
-        while let last = bytes.last, last == UInt8(ascii: "=") {
+        while count > 0, input[count - 1] == UInt8(ascii: "=") {
             padding += 1
-            bytes.removeLast()
+            count -= 1
         }
         if padding > 2 { return nil }
         if requirePadding {
-            guard (bytes.count + padding) % 4 == 0 else { return nil }
-        } else if padding > 0, (bytes.count + padding) % 4 != 0 {
+            guard (count + padding) % 4 == 0 else { return nil }
+        } else if padding > 0, (count + padding) % 4 != 0 {
             return nil
         }
-        let remainder = bytes.count % 4
+        let remainder = count % 4
         if remainder == 1 { return nil }
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count * 3 / 4)
-        var index = 0
-        let fullEnd = bytes.count - remainder
-        while index < fullEnd {
-            let a = table[Int(bytes[index])], b = table[Int(bytes[index + 1])]
-            let c = table[Int(bytes[index + 2])], d = table[Int(bytes[index + 3])]
-            if (a | b | c | d) & 0xC0 != 0 { return nil }
-            output.append(a << 2 | b >> 4)
-            output.append(b << 4 | c >> 2)
-            output.append(c << 6 | d)
-            index += 4
+        let fullEnd = count - remainder
+        let outputCount = fullEnd / 4 * 3 + (remainder == 0 ? 0 : remainder - 1)
+        return table.withUnsafeBufferPointer { table -> [UInt8]? in
+            var isValid = true
+            let output = [UInt8](unsafeUninitializedCapacity: outputCount) { out, initialized in
+                var index = 0
+                var written = 0
+                while index < fullEnd {
+                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+                    let c = table[Int(input[index + 2])], d = table[Int(input[index + 3])]
+                    if (a | b | c | d) & 0xC0 != 0 {
+                        isValid = false
+                        break
+                    }
+                    out[written] = a << 2 | b >> 4
+                    out[written + 1] = b << 4 | c >> 2
+                    out[written + 2] = c << 6 | d
+                    written += 3
+                    index += 4
+                }
+                if isValid, remainder == 2 {
+                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+                    if (a | b) & 0xC0 != 0 || b & 0x0F != 0 { isValid = false } else {
+                        out[written] = a << 2 | b >> 4
+                        written += 1
+                    }
+                } else if isValid, remainder == 3 {
+                    let a = table[Int(input[index])], b = table[Int(input[index + 1])], c = table[Int(input[index + 2])]
+                    if (a | b | c) & 0xC0 != 0 || c & 0x03 != 0 { isValid = false } else {
+                        out[written] = a << 2 | b >> 4
+                        out[written + 1] = b << 4 | c >> 2
+                        written += 2
+                    }
+                }
+                initialized = isValid ? written : 0
+            }
+            return isValid ? output : nil
         }
-        if remainder == 2 {
-            let a = table[Int(bytes[index])], b = table[Int(bytes[index + 1])]
-            if (a | b) & 0xC0 != 0 || b & 0x0F != 0 { return nil }
-            output.append(a << 2 | b >> 4)
-        } else if remainder == 3 {
-            let a = table[Int(bytes[index])], b = table[Int(bytes[index + 1])], c = table[Int(bytes[index + 2])]
-            if (a | b | c) & 0xC0 != 0 || c & 0x03 != 0 { return nil }
-            output.append(a << 2 | b >> 4)
-            output.append(b << 4 | c >> 2)
-        }
-        return output
     }
 
     /// Standard base64 with padding.

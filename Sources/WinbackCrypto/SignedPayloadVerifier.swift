@@ -13,45 +13,55 @@ import WinbackCore
 public struct SignedPayloadVerifier: Sendable {
     public let chains: ChainValidator
     public let decoder: PayloadDecoder
+    private let headers = JWSHeaderCache()
 
     public init(chains: ChainValidator, decoder: PayloadDecoder) {
         self.chains = chains
         self.decoder = decoder
     }
 
+    /// The parts of a compact JWS found in one pass over its bytes.
+    private struct Parts {
+        var headerHash = 0
+        var header: JWSHeaderCache.Entry?
+        var headerSegment: [UInt8] = []
+        /// The freshly parsed header on a cache miss.
+        var parsedHeader: JWSHeader?
+        var payload: JSONValue = .null
+        var signature: [UInt8] = []
+        var digest: SHA256.Digest?
+    }
+
     /// Verifies and decodes `jws` as `kind`; returns the payload and its unknown-enum warnings.
     public func verify(_ jws: String, as kind: PayloadKind) async throws(RecordFailure) -> (AcceptedPayload, [String]) {
-        let token = try CompactJWS(parsing: jws)
-        let algorithm = token.header["alg"]
-        guard algorithm?.stringValue == "ES256" else {
-            let found = algorithm.map(FieldValue.describe) ?? "none"
-            throw RecordFailure(.unsupportedAlgorithm, "alg: expected 'ES256', found \(found)")
+        var text = jws
+        let split: Result<Parts, RecordFailure> = text.withUTF8 { bytes in
+            Result { () throws(RecordFailure) -> Parts in try self.split(bytes) }
         }
-        let chainTexts: [String]
-        switch token.header["x5c"] {
-        case nil, .null?:
-            throw RecordFailure(.invalidChainLength, "x5c: expected 3 certificates, found none (no x5c header)")
-        case .array(let elements)?:
-            guard elements.count == 3 else {
-                throw RecordFailure(.invalidChainLength, "x5c: expected 3 certificates, found \(elements.count)")
+        let parts = try split.get()
+        var entry: JWSHeaderCache.Entry
+        if let cached = parts.header {
+            entry = cached
+        } else {
+            let header = parts.parsedHeader ?? parts.headerSegment.withUnsafeBufferPointer { JWSHeader(segment: $0) }
+            entry = JWSHeaderCache.Entry(segment: parts.headerSegment, header: header, chain: nil)
+            if header.malformed == nil, header.chainFailure == nil {
+                entry.chain = await chains.evaluate(leaf: header.leaf, intermediate: header.intermediate)
             }
-            var texts: [String] = []
-            for (index, element) in elements.prefix(2).enumerated() {
-                guard case .string(let text) = element.value else {
-                    throw RecordFailure(
-                        .invalidCertificate, "x5c[\(index)]: expected a base64 string, found \(FieldValue.describe(element.value))")
-                }
-                texts.append(text)
-            }
-            chainTexts = texts
-        case let other?:
-            throw RecordFailure(.invalidChainLength, "x5c: expected an array of 3 certificates, found \(FieldValue.describe(other))")
+            headers.insert(entry, hash: parts.headerHash)
         }
-        let chain = await chains.evaluate(leaf: chainTexts[0], intermediate: chainTexts[1])
+        let header = entry.header
+        if let failure = header.malformed { throw failure }
+        guard case .object = parts.payload else {
+            throw RecordFailure(.malformedJWS, "payload is a JSON \(parts.payload.typeName), expected an object")
+        }
+        if let failure = header.algorithmFailure { throw failure }
+        if let failure = header.chainFailure { throw failure }
+        guard let chain = entry.chain else { throw RecordFailure(.invalidCertificate, "x5c could not be evaluated") }
         if let failure = chain.decodeFailure { throw failure }
 
         let signedDate: Int64
-        switch token.payload["signedDate"] {
+        switch parts.payload["signedDate"] {
         case nil, .null?: throw RecordFailure.missing("signedDate")
         case .integer(let value)?: signedDate = value
         case let other?: throw RecordFailure(FieldError(field: "signedDate", expected: "integer", found: FieldValue.describe(other)))
@@ -67,15 +77,54 @@ public struct SignedPayloadVerifier: Sendable {
         }
         if let failure = chain.oidFailure { throw failure }
 
-        guard token.signature.count == 64 else {
-            throw RecordFailure(.invalidSignature, "signature: expected 64 bytes (r‖s), found \(token.signature.count)")
+        guard parts.signature.count == 64 else {
+            throw RecordFailure(.invalidSignature, "signature: expected 64 bytes (r‖s), found \(parts.signature.count)")
         }
-        guard let leafKey = chain.leafKey,
-            let signature = try? P256.Signing.ECDSASignature(rawRepresentation: token.signature),
-            leafKey.isValidSignature(signature, for: token.signingInput)
+        guard let leafKey = chain.leafKey, let digest = parts.digest,
+            let signature = try? P256.Signing.ECDSASignature(rawRepresentation: parts.signature),
+            leafKey.isValidSignature(signature, for: digest)
         else {
             throw RecordFailure(.invalidSignature, "ES256 signature does not verify with the leaf key")
         }
-        return try decoder.decode(token.payload, as: kind)
+        return try decoder.decode(parts.payload, as: kind)
+    }
+
+    /// Splits the JWS bytes: three segments, base64url JSON header (cached by segment) and payload, signature.
+    private func split(_ bytes: UnsafeBufferPointer<UInt8>) throws(RecordFailure) -> Parts {
+        var dots: [Int] = []
+        for index in bytes.indices where bytes[index] == UInt8(ascii: ".") {
+            dots.append(index)
+            if dots.count > 2 { break }
+        }
+        guard dots.count == 2 else {
+            let found = bytes.reduce(into: 1) { count, byte in if byte == UInt8(ascii: ".") { count += 1 } }
+            throw RecordFailure(.malformedJWS, "expected 3 dot-separated segments, found \(found)")
+        }
+        var parts = Parts()
+        let headerSegment = UnsafeBufferPointer(rebasing: bytes[0..<dots[0]])
+        parts.headerHash = JWSHeaderCache.hash(headerSegment)
+        parts.header = headers.lookup(headerSegment, hash: parts.headerHash)
+        if parts.header == nil { parts.headerSegment = Array(headerSegment) }
+        if let malformed = parts.header?.header.malformed { throw malformed }
+        if parts.header == nil {
+            // Parse now: a malformed header is reported before the payload, as the check order requires.
+            let header = JWSHeader(segment: headerSegment)
+            if let malformed = header.malformed { throw malformed }
+            parts.parsedHeader = header
+        }
+        guard let payloadBytes = Base64.decodeURL(buffer: UnsafeBufferPointer(rebasing: bytes[(dots[0] + 1)..<dots[1]])), !payloadBytes.isEmpty else {
+            throw RecordFailure(.malformedJWS, "payload segment is not base64url")
+        }
+        do {
+            parts.payload = try JSONParser.parse(payloadBytes)
+        } catch {
+            throw RecordFailure(.malformedJWS, "payload is not JSON: \(error)")
+        }
+        guard let signature = Base64.decodeURL(buffer: UnsafeBufferPointer(rebasing: bytes[(dots[1] + 1)...])) else {
+            throw RecordFailure(.malformedJWS, "signature segment is not base64url")
+        }
+        parts.signature = signature
+        parts.digest = SHA256.hash(data: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[0..<dots[1]]))
+        return parts
     }
 }

@@ -13,9 +13,9 @@ public struct RawRecord: Sendable {
     public var location: RecordLocation
     public var content: Content
     /// The original text kept when the record is rejected.
-    public var text: String
+    public var text: RecordText
 
-    public init(location: RecordLocation, content: Content, text: String) {
+    public init(location: RecordLocation, content: Content, text: RecordText) {
         self.location = location
         self.content = content
         self.text = text

@@ -8,9 +8,9 @@
 /// (`data[].lastTransactions[]`) or an array of such objects.
 public enum RecordClassifier {
     /// The records of one NDJSON line; none for a blank line. Each record's text is the whole line.
-    public static func classifyLine(_ bytes: ArraySlice<UInt8>, source: String, line: Int) -> [RawRecord] {
+    public static func classifyLine(_ bytes: [UInt8], source: String, line: Int) -> [RawRecord] {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return [] }
-        let text = String(decoding: bytes, as: UTF8.self)
+        let text = RecordText(bytes: bytes)
         let value: JSONValue
         do {
             value = try bytes.withUnsafeBufferPointer { buffer in try JSONParser.parse(buffer: buffer) }
@@ -32,13 +32,13 @@ public enum RecordClassifier {
             return [
                 RawRecord(
                     location: location, content: .failure(RecordFailure(.malformedJSON, "document is not JSON: \(error)")),
-                    text: String(decoding: bytes, as: UTF8.self))
+                    text: RecordText(bytes: bytes))
             ]
         }
         let lines = LineIndex(bytes)
         let wholeRange = firstNonWhitespace(bytes)..<lastNonWhitespace(bytes)
-        func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
-        func jwsText(_ range: Range<Int>) -> String {
+        func text(_ range: Range<Int>) -> RecordText { RecordText(bytes: bytes, range: range) }
+        func jwsText(_ range: Range<Int>) -> RecordText {
             range.count >= 2 && bytes[range.lowerBound] == UInt8(ascii: "\"")
                 ? text(range.lowerBound + 1..<range.upperBound - 1) : text(range)
         }
@@ -86,7 +86,7 @@ public enum RecordClassifier {
     }
 
     private static func statusRecords(
-        _ groups: [JSONElement], source: String, lines: LineIndex, text: (Range<Int>) -> String, jwsText: (Range<Int>) -> String
+        _ groups: [JSONElement], source: String, lines: LineIndex, text: (Range<Int>) -> RecordText, jwsText: (Range<Int>) -> RecordText
     ) -> [RawRecord] {
         var records: [RawRecord] = []
         for (groupIndex, group) in groups.enumerated() {
@@ -123,7 +123,7 @@ public enum RecordClassifier {
         return records
     }
 
-    private static func jwsRecord(_ value: JSONValue, kind: PayloadKind, path: String, location: RecordLocation, text: String) -> RawRecord {
+    private static func jwsRecord(_ value: JSONValue, kind: PayloadKind, path: String, location: RecordLocation, text: RecordText) -> RawRecord {
         guard case .string(let jws) = value else {
             return RawRecord(
                 location: location,
@@ -136,7 +136,7 @@ public enum RecordClassifier {
     /// Classifies one object. `text` gives the record text for a member's range (`nil` = the whole value).
     private static func classifyObject(
         _ value: JSONValue, prefix: String?, source: String, line: Int, ranges: Range<Int>? = nil, lines: LineIndex? = nil,
-        text: (Range<Int>?) -> String
+        text: (Range<Int>?) -> RecordText
     ) -> [RawRecord] {
         func path(_ key: String) -> String { prefix.map { "\($0).\(key)" } ?? key }
         func memberLine(_ member: JSONMember) -> Int { lines?.line(at: member.range.lowerBound) ?? line }

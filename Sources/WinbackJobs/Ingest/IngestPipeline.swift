@@ -119,7 +119,7 @@ public struct IngestPipeline: Sendable {
         RawRecord(
             location: RecordLocation(source: file.relativePath, line: line, path: nil),
             content: .failure(RecordFailure(.malformedJSON, "input damaged: \(damage); the rest of the file is unreadable")),
-            text: String(decoding: tail, as: UTF8.self))
+            text: RecordText(bytes: tail))
     }
 
     static func work(_ batch: Batch, processor: RecordProcessor) async -> [RecordOutcome] {
@@ -128,7 +128,7 @@ public struct IngestPipeline: Sendable {
         case .lines(let source, let lines):
             outcomes.reserveCapacity(lines.count)
             for (number, bytes) in lines {
-                for raw in RecordClassifier.classifyLine(bytes[...], source: source, line: number) {
+                for raw in RecordClassifier.classifyLine(bytes, source: source, line: number) {
                     outcomes += await processor.process(raw)
                 }
             }

@@ -23,19 +23,19 @@ public struct RecordProcessor: Sendable {
     private func process(_ raw: RawRecord, into outcomes: inout [RecordOutcome]) async {
         switch raw.content {
         case .failure(let failure):
-            outcomes.append(.rejected(Rejection(location: raw.location, failure: failure, record: raw.text)))
+            outcomes.append(.rejected(Rejection(location: raw.location, failure: failure, record: raw.text.string)))
         case .decoded(let value, let kind):
             guard acceptUnsignedPayloads else {
                 let failure = RecordFailure(
                     .unsignedPayload, "decoded \(kind.rawValue) payload: expected a signed JWS (trust.acceptUnsignedPayloads is false)")
-                outcomes.append(.rejected(Rejection(location: raw.location, failure: failure, record: raw.text)))
+                outcomes.append(.rejected(Rejection(location: raw.location, failure: failure, record: raw.text.string)))
                 return
             }
             do {
                 let (payload, warnings) = try verifier.decoder.decode(value, as: kind)
                 outcomes.append(.accepted(AcceptedRecord(location: raw.location, payload: payload, warnings: warnings)))
             } catch {
-                outcomes.append(.rejected(Rejection(location: raw.location, failure: error, record: raw.text)))
+                outcomes.append(.rejected(Rejection(location: raw.location, failure: error, record: raw.text.string)))
             }
         case .signed(let jws, let kind):
             let payload: AcceptedPayload
@@ -43,7 +43,7 @@ public struct RecordProcessor: Sendable {
             do {
                 (payload, warnings) = try await verifier.verify(jws, as: kind)
             } catch {
-                outcomes.append(.rejected(Rejection(location: raw.location, failure: error, record: raw.text)))
+                outcomes.append(.rejected(Rejection(location: raw.location, failure: error, record: raw.text.string)))
                 return
             }
             outcomes.append(.accepted(AcceptedRecord(location: raw.location, payload: payload, warnings: warnings)))
@@ -55,7 +55,7 @@ public struct RecordProcessor: Sendable {
                 guard let nested else { continue }
                 var location = raw.location
                 location.path = "data.\(key)"
-                await process(RawRecord(location: location, content: .signed(nested, nestedKind), text: nested), into: &outcomes)
+                await process(RawRecord(location: location, content: .signed(nested, nestedKind), text: RecordText(nested)), into: &outcomes)
             }
         }
     }
