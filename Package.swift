@@ -57,7 +57,7 @@ let package = Package(
         .target(
             name: "WinbackTestSupport",
             dependencies: [
-                "WinbackCore", "WinbackCrypto", "WinbackJobs",
+                "WinbackCore", "WinbackCrypto", "WinbackIO", "WinbackJobs",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],

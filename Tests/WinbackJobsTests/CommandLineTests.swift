@@ -84,3 +84,55 @@ import WinbackTestSupport
         #expect(verify.exitCode == 0 || verify.exitCode == 65)
     }
 }
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `winback run` as an operator runs it.
+@Suite struct RunCommandLineTests {
+    static var root: URL { Fixtures.packageRoot }
+
+    @Test func secondRunExits75WhileTheLockIsHeld() throws {
+        let output = try CommandRunner.temporaryDirectory("locked")
+        let lockPath = output.appendingPathComponent(".lock").path
+        let descriptor = open(lockPath, O_RDWR | O_CREAT, 0o644)
+        #expect(descriptor >= 0)
+        defer { close(descriptor) }
+        _ = "pid 4242 started 2026-11-20T02:00:00.000Z\n".withCString { write(descriptor, $0, strlen($0)) }
+        #expect(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
+        let result = try CommandRunner.run([
+            "run", "--config", Self.root.appendingPathComponent("jobs/sample.json").path, "--as-of", "2026-11-19", "--out", output.path,
+        ])
+        #expect(result.exitCode == 75)
+        #expect(result.firstErrorLine == "winback: error: another run holds the lock \(lockPath) (pid 4242 started 2026-11-20T02:00:00.000Z); exiting")
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("dt=2026-11-19").path))
+    }
+
+    @Test func badAsOfExits64() throws {
+        let result = try CommandRunner.run(["run", "--config", Self.root.appendingPathComponent("jobs/sample.json").path, "--as-of", "2026-02-30"])
+        #expect(result.exitCode == 64)
+        #expect(result.firstErrorLine == "winback: error: --as-of: expected a date YYYY-MM-DD, found '2026-02-30'")
+    }
+
+    @Test func runPublishesAndPrintsOneJSONLine() throws {
+        let output = try CommandRunner.temporaryDirectory("run")
+        let result = try CommandRunner.run([
+            "run", "--config", Self.root.appendingPathComponent("jobs/sample.json").path, "--as-of", "2026-11-19", "--out", output.path, "--quiet",
+        ])
+        #expect(result.exitCode == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix(#"{"command":"run","asOf":"2026-11-19","output":""#) == true)
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("dt=2026-11-19/_SUCCESS").path))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func unwritableOutputExits74() throws {
+        let result = try CommandRunner.run([
+            "run", "--config", Self.root.appendingPathComponent("jobs/sample.json").path, "--as-of", "2026-11-19", "--out", "/proc/winback-out",
+        ])
+        #expect(result.exitCode == 74)
+        #expect(result.firstErrorLine.hasPrefix("winback: error: I/O error: /proc/winback-out"))
+    }
+}

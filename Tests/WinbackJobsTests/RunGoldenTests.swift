@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import WinbackCore
+import WinbackJobs
+import WinbackTestSupport
+
+/// Whole runs over `sample-data/` compared with committed expected outputs (`Tests/Golden/`).
+///
+/// Re-record with `WINBACK_RECORD_GOLDEN=1 swift test --filter RunGoldenTests`: recording rewrites the
+/// files and fails the test, so nothing is accepted silently.
+@Suite(.serialized) struct RunGoldenTests {
+    static let asOf = "2026-11-19"
+    static var goldenDirectory: URL { Fixtures.packageRoot.appendingPathComponent("Tests/Golden/sample-\(asOf)") }
+    static var sampleConfig: String { Fixtures.packageRoot.appendingPathComponent("jobs/sample.json").path }
+
+    static func run(into output: URL) async throws -> RunJob.Outcome {
+        try await RunJob.run(RunOptions(configPath: sampleConfig, asOf: asOf, outputOverride: output.path, isQuiet: true))
+    }
+
+    /// A published file in comparable form: gzip decompressed; the manifest without compressed sizes and digests
+    /// (they depend on the zlib build), everything else verbatim.
+    static func comparable(_ url: URL) throws -> String {
+        let bytes = try Data(contentsOf: url)
+        if url.pathExtension == "gz" { return try Gunzip.text(Array(bytes)) }
+        if url.lastPathComponent == "_manifest.json" {
+            let manifest = try JSONParser.parse(Array(bytes))
+            guard case .object(var members) = manifest, let index = members.firstIndex(where: { $0.key == "outputs" }),
+                case .array(let outputs) = members[index].value
+            else { return String(decoding: bytes, as: UTF8.self) }
+            members[index].value = JSONText.array(outputs.map { output in
+                .object((output.value.objectMembers ?? []).filter { $0.key != "bytes" && $0.key != "sha256" })
+            })
+            return JSONText.render(.object(members)) + "\n"
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test func sampleRunMatchesTheGoldenFiles() async throws {
+        let output = try CommandRunner.temporaryDirectory("golden")
+        let outcome = try await Self.run(into: output)
+        #expect(outcome.exitCode == 0)
+        let published = output.appendingPathComponent("dt=\(Self.asOf)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: published.path).sorted()
+        #expect(names == [
+            "_SUCCESS", "_manifest.json", "churn_daily.csv.gz", "churn_monthly.csv.gz", "eligible_accounts.csv.gz",
+            "expiration_reasons.csv.gz", "offer_usage.csv.gz", "offers.ndjson.gz", "rejects.ndjson.gz", "retention_cohorts.csv.gz",
+            "subscriptions.csv.gz", "summary.json.gz",
+        ])
+        let isRecording = ProcessInfo.processInfo.environment["WINBACK_RECORD_GOLDEN"] == "1"
+        if isRecording { try FileManager.default.createDirectory(at: Self.goldenDirectory, withIntermediateDirectories: true) }
+        for name in names where name != "_SUCCESS" {
+            let actual = try Self.comparable(published.appendingPathComponent(name))
+            let goldenName = name.hasSuffix(".gz") ? String(name.dropLast(3)) : name
+            let golden = Self.goldenDirectory.appendingPathComponent(goldenName)
+            if isRecording {
+                try actual.write(to: golden, atomically: true, encoding: .utf8)
+                continue
+            }
+            let expected = try String(contentsOf: golden, encoding: .utf8)
+            #expect(actual == expected, "\(name) differs from Tests/Golden; re-record with WINBACK_RECORD_GOLDEN=1 if the change is intended")
+        }
+        #expect(!isRecording, "golden files re-recorded; review the diff and run again without WINBACK_RECORD_GOLDEN")
+    }
+
+    @Test func rerunningADayIsByteIdentical() async throws {
+        let first = try CommandRunner.temporaryDirectory("rerun-a")
+        let second = try CommandRunner.temporaryDirectory("rerun-b")
+        _ = try await Self.run(into: first)
+        _ = try await Self.run(into: second)
+        _ = try await Self.run(into: second)  // replacing an existing dt=<D>
+        let directory = "dt=\(Self.asOf)"
+        for name in try FileManager.default.contentsOfDirectory(atPath: first.appendingPathComponent(directory).path) {
+            let a = try Data(contentsOf: first.appendingPathComponent(directory).appendingPathComponent(name))
+            let b = try Data(contentsOf: second.appendingPathComponent(directory).appendingPathComponent(name))
+            #expect(a == b, "\(name) differs between two runs of the same day")
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: second.path).filter { $0.hasPrefix(".tmp-") || $0.hasPrefix(".old-") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func summaryCountsAgreeWithTheReports() async throws {
+        let output = try CommandRunner.temporaryDirectory("summary")
+        _ = try await Self.run(into: output)
+        let published = output.appendingPathComponent("dt=\(Self.asOf)")
+        let summary = try JSONParser.parse(try Self.comparable(published.appendingPathComponent("summary.json.gz")))
+        let subscriptions = try Self.comparable(published.appendingPathComponent("subscriptions.csv.gz")).split(separator: "\n").dropFirst()
+        var byStatus: [String: Int64] = [:]
+        var family: Int64 = 0
+        for line in subscriptions {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            if fields[6] == "FAMILY_SHARED" { family += 1 } else { byStatus[String(fields[7]), default: 0] += 1 }
+        }
+        for (status, count) in byStatus {
+            #expect(summary["subscriptionsByStatus"]?[status] == .integer(count))
+        }
+        #expect(summary["familySharedSubscriptions"] == .integer(family))
+        guard case .integer(let read)? = summary["records"]?["read"], case .integer(let accepted)? = summary["records"]?["accepted"],
+            case .integer(let rejected)? = summary["records"]?["rejected"]
+        else {
+            Issue.record("summary lacks record counts")
+            return
+        }
+        #expect(read == accepted + rejected)
+    }
+}
