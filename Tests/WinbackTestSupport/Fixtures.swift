@@ -27,4 +27,8 @@ public enum Fixtures {
 /// A missing fixture.
 public struct FixtureError: Error, CustomStringConvertible {
     public var description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }

@@ -1,0 +1,37 @@
+/// One campaign of the config (SPEC §7, §10), validated.
+public struct Campaign: Sendable, Equatable {
+    public var id: String
+    public var audience: Audience
+    /// The offer's product; `nil` = the renewal info's `autoRenewProductId`, else the latest transaction's product.
+    public var offerProductId: String?
+    /// Required for signed audiences, except intro-only campaigns; may be `nil` for `billing_issue`.
+    public var offerIdentifier: String?
+    public var rules: CampaignRules
+    /// Share of accounts held out as control, 0…100 (fractions allowed).
+    public var holdoutPercent: Double
+    /// Days an account stays excluded after an entry in the ledger for this campaign.
+    public var cooldownDays: Int64
+    /// Cap on eligible accounts (before the holdout split); `nil` = unlimited.
+    public var maxOffers: Int?
+    /// What to sign per treatment offer (empty for `billing_issue`).
+    public var signatures: [SignatureKind]
+    /// The `allowIntroductoryOffer` claim; present iff `intro` is signed.
+    public var allowIntroductoryOffer: Bool?
+
+    public init(
+        id: String, audience: Audience, offerProductId: String? = nil, offerIdentifier: String? = nil, rules: CampaignRules = CampaignRules(),
+        holdoutPercent: Double = 0, cooldownDays: Int64 = 0, maxOffers: Int? = nil, signatures: [SignatureKind] = [],
+        allowIntroductoryOffer: Bool? = nil
+    ) {
+        self.id = id
+        self.audience = audience
+        self.offerProductId = offerProductId
+        self.offerIdentifier = offerIdentifier
+        self.rules = rules
+        self.holdoutPercent = holdoutPercent
+        self.cooldownDays = cooldownDays
+        self.maxOffers = maxOffers
+        self.signatures = signatures
+        self.allowIntroductoryOffer = allowIntroductoryOffer
+    }
+}

@@ -1,0 +1,110 @@
+/// Validates the `campaigns` of the config; every error names the campaign and the key (exit 64).
+public enum CampaignParser {
+    public static func parse(_ values: [JSONValue]) throws(ConfigError) -> [Campaign] {
+        var campaigns: [Campaign] = []
+        var seen: Set<String> = []
+        for (index, value) in values.enumerated() {
+            let campaign = try parse(value, key: "campaigns[\(index)]")
+            guard seen.insert(campaign.id).inserted else {
+                throw ConfigError(key: "campaigns[\(index)] ('\(campaign.id)').id", message: "expected a unique id, found '\(campaign.id)' twice")
+            }
+            campaigns.append(campaign)
+        }
+        return campaigns
+    }
+
+    static func parse(_ value: JSONValue, key: String) throws(ConfigError) -> Campaign {
+        try CampaignKeys.check(value, key: key)
+        let id = try ConfigObject(value, key: key).string("id")
+        let name = "\(key) ('\(id)')"
+        let object = try ConfigObject(value, key: name)
+        let audienceText = try object.string("audience")
+        guard let audience = Audience(rawValue: audienceText) else {
+            throw ConfigError(
+                key: "\(name).audience",
+                message: "expected one of \(Audience.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")), found '\(audienceText)'")
+        }
+        var campaign = Campaign(id: id, audience: audience)
+
+        if let offerValue = object.optional("offer") {
+            let offer = try ConfigObject(offerValue, key: "\(name).offer")
+            campaign.offerProductId = try offer.optionalString("productId")
+            campaign.offerIdentifier = try offer.optionalString("offerIdentifier")
+        }
+        if let holdout = object.optional("holdoutPercent") {
+            let percent = try object.number("holdoutPercent")
+            guard (0...100).contains(percent) else {
+                throw ConfigError(key: "\(name).holdoutPercent", message: "expected a number from 0 to 100, found \(FieldValue.describe(holdout))")
+            }
+            campaign.holdoutPercent = percent
+        }
+        if object.optional("cooldownDays") != nil {
+            let days = try object.integer("cooldownDays")
+            guard days >= 0 else { throw ConfigError(key: "\(name).cooldownDays", message: "expected an integer >= 0, found \(days)") }
+            campaign.cooldownDays = days
+        }
+        if object.optional("maxOffers") != nil {
+            let cap = try object.integer("maxOffers")
+            guard cap >= 0 else { throw ConfigError(key: "\(name).maxOffers", message: "expected an integer >= 0, found \(cap)") }
+            campaign.maxOffers = Int(cap)
+        }
+        if audience.isSigned {
+            let texts = try object.stringArray("signatures")
+            var kinds: [SignatureKind] = []
+            for text in texts {
+                guard let kind = SignatureKind(rawValue: text) else {
+                    throw ConfigError(key: "\(name).signatures", message: "expected values from 'v1', 'v2', 'intro', found '\(text)'")
+                }
+                if !kinds.contains(kind) { kinds.append(kind) }
+            }
+            guard !kinds.isEmpty else { throw ConfigError(key: "\(name).signatures", message: "expected a non-empty subset of 'v1', 'v2', 'intro', found []") }
+            campaign.signatures = kinds
+            let allow = try object.optionalBool("allowIntroductoryOffer")
+            if kinds.contains(.intro), allow == nil {
+                throw ConfigError(key: "\(name).allowIntroductoryOffer", message: "expected true or false (required when signatures has 'intro'), found none")
+            }
+            if !kinds.contains(.intro), allow != nil {
+                throw ConfigError(key: "\(name).allowIntroductoryOffer", message: "expected no value (signatures has no 'intro'), found \(allow == true)")
+            }
+            campaign.allowIntroductoryOffer = allow
+            let isIntroOnly = kinds == [.intro]
+            if campaign.offerIdentifier == nil, !isIntroOnly {
+                throw ConfigError(key: "\(name).offer.offerIdentifier", message: "expected a string (required for a \(audience.rawValue) campaign that signs v1 or v2), found none")
+            }
+        }
+        campaign.rules = try rules(object.optional("rules"), audience: audience, key: "\(name).rules")
+        return campaign
+    }
+
+    static func rules(_ value: JSONValue?, audience: Audience, key: String) throws(ConfigError) -> CampaignRules {
+        var rules = CampaignRules()
+        let object = try ConfigObject(value ?? .object([]), key: key)
+        if let minPaid = try object.optionalInteger("minPaidDays") { rules.minPaidDays = minPaid }
+        if let minDays = try object.optionalInteger("minDaysSinceLapse") { rules.minDaysSinceLapse = minDays }
+        if let maxDays = try object.optionalInteger("maxDaysSinceLapse") { rules.maxDaysSinceLapse = maxDays }
+        rules.requireAppleEligibility = try object.optionalBool("requireAppleEligibility") ?? false
+        rules.maxDaysToExpiry = try object.optionalInteger("maxDaysToExpiry")
+        rules.storefronts = try object.optional("storefronts").map { _ throws(ConfigError) in Set(try object.stringArray("storefronts")) }
+        rules.productIds = try object.optional("productIds").map { _ throws(ConfigError) in Set(try object.stringArray("productIds")) }
+        switch audience {
+        case .winBack:
+            let reasons = try object.stringArray("lapseReasons")
+            for reason in reasons {
+                guard let parsed = LapseReason(rawValue: reason) else {
+                    throw ConfigError(
+                        key: "\(key).lapseReasons",
+                        message: "expected values from \(LapseReason.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")), found '\(reason)'")
+                }
+                rules.lapseReasons.insert(parsed)
+            }
+        case .retention, .priceIncrease:
+            guard let maxDays = rules.maxDaysToExpiry else {
+                throw ConfigError(key: "\(key).maxDaysToExpiry", message: "expected an integer (required for \(audience.rawValue)), found none")
+            }
+            guard maxDays >= 0 else { throw ConfigError(key: "\(key).maxDaysToExpiry", message: "expected an integer >= 0, found \(maxDays)") }
+        case .billingIssue:
+            break
+        }
+        return rules
+    }
+}

@@ -1,0 +1,20 @@
+/// A campaign's `rules` (SPEC §7, §10). Rules an audience does not use are allowed and ignored.
+public struct CampaignRules: Sendable, Equatable {
+    /// win_back: minimum consecutive paid days (default 0).
+    public var minPaidDays: Int64 = 0
+    /// win_back: days since the lapse, inclusive window (defaults 0 and 36500).
+    public var minDaysSinceLapse: Int64 = 0
+    public var maxDaysSinceLapse: Int64 = 36_500
+    /// win_back: allowed lapse reasons (required for win_back).
+    public var lapseReasons: Set<LapseReason> = []
+    /// win_back: the offer must be in the renewal info's `eligibleWinBackOfferIds`.
+    public var requireAppleEligibility = false
+    /// retention, price_increase: days to expiry, `0…maxDaysToExpiry` (required for them).
+    public var maxDaysToExpiry: Int64?
+    /// Storefront filter on the latest transaction; `nil` = no filter, `[]` = nothing.
+    public var storefronts: Set<String>?
+    /// Product filter on the latest transaction; `nil` = no filter, `[]` = nothing.
+    public var productIds: Set<String>?
+
+    public init() {}
+}

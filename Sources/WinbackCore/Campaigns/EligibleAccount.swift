@@ -1,0 +1,31 @@
+/// One account selected for a campaign on a day: a row of `eligible_accounts` plus what signing needs.
+public struct EligibleAccount: Sendable, Equatable {
+    /// Variant of an account: `treatment` gets a signed offer, `holdout` is the control group.
+    public enum Variant: String, Sendable {
+        case treatment, holdout
+    }
+
+    public var campaignId: String
+    /// `X.appAccountToken` lower-cased, else the `originalTransactionId`.
+    public var accountKey: String
+    public var originalTransactionId: String
+    public var variant: Variant
+    public var audience: Audience
+    /// The offer's product.
+    public var productId: String
+    public var offerIdentifier: String?
+    public var paidDays: Int64
+    public var daysSinceLapse: Int64?
+    public var daysToExpiry: Int64?
+    public var lapseReason: LapseReason?
+    /// `X.transactionId`, the V2/intro `transactionId` claim.
+    public var transactionId: String
+    /// Lower-case app account token, or `nil`.
+    public var appAccountToken: String?
+
+    /// The `eligible_accounts.csv.gz` row.
+    public var row: [String?] {
+        [campaignId, accountKey, originalTransactionId, variant.rawValue, audience.rawValue, productId, offerIdentifier, String(paidDays),
+         daysSinceLapse.map(String.init), daysToExpiry.map(String.init), lapseReason?.rawValue]
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import WinbackCore
+
+/// `winback bench model`: times the model and the report writers on simulated (unsigned) transactions,
+/// and measures the memory the deduplicated store costs per transaction. Ingest and signatures are
+/// measured separately (`winback verify` on a generated export).
+public enum ModelBenchmark {
+    public struct Result: Sendable {
+        public var transactions: Int
+        public var subscriptions: Int
+        public var storeBytesPerTransaction: Double
+        public var modelSeconds: Double
+        public var reportSeconds: Double
+        public var summaryLine: String
+    }
+
+    static func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    public static func run(transactions target: Int, seed: UInt64, outputDirectory: String) throws -> Result {
+        var simulator = SubscriptionSimulator(
+            seed: seed, bundleId: SampleDataGenerator.bundleId, environment: SampleDataGenerator.environment,
+            appAppleId: SampleDataGenerator.appAppleId, anchor: SampleDataGenerator.anchor)
+        let decoder = PayloadDecoder(app: AppIdentity(bundleId: SampleDataGenerator.bundleId, appAppleId: SampleDataGenerator.appAppleId, environment: SampleDataGenerator.environment))
+        let before = ResidentMemory.bytes
+        var store = Deduplicator()
+        var count = 0
+        var index = 0
+        while count < target {
+            let subscription = simulator.simulate(index: index)
+            index += 1
+            for payload in subscription.transactions + subscription.resigned {
+                if let (decoded, _) = try? decoder.decode(payload, as: .transaction) {
+                    store.add(decoded)
+                    count += 1
+                }
+            }
+            if let renewal = subscription.renewalInfo, let (decoded, _) = try? decoder.decode(renewal, as: .renewalInfo) {
+                store.add(decoded)
+            }
+        }
+        let storeBytes = ResidentMemory.bytes - before
+        guard let calendar = ReportCalendar(timeZone: "UTC", asOfYear: 2026, month: 11, day: 19) else {
+            throw JobError.internalError("calendar")
+        }
+        var model: SubscriptionModel?
+        let modelSeconds = seconds {
+            model = SubscriptionModel(transactions: store.transactions.values, renewals: store.renewalInfos, asOf: calendar.asOf, gracePeriodDays: 16)
+        }
+        guard let model else { throw JobError.internalError("model") }
+        try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        var rows = 0
+        let reportSeconds = try seconds {
+            let reports = RunReports(model: model, calendar: calendar)
+            let subscriptions = try ReportFileWriter(directory: outputDirectory, schema: .subscriptions, isCSV: true)
+            for timeline in model.timelines { try subscriptions.write(row: SubscriptionsReport.row(timeline)) }
+            rows += try subscriptions.finish().rows
+            for (schema, table) in [
+                (ReportSchema.churnMonthly, reports.churnMonthly.rows(productGroups: model.productGroups)),
+                (.churnDaily, reports.churnDaily.rows(productGroups: model.productGroups)), (.expirationReasons, reports.expirationReasons),
+                (.offerUsage, reports.offerUsage), (.retentionCohorts, reports.retentionCohorts),
+            ] {
+                let writer = try ReportFileWriter(directory: outputDirectory, schema: schema, isCSV: true)
+                for row in table { try writer.write(row: row) }
+                rows += try writer.finish().rows
+            }
+        }
+        let perTransaction = Double(storeBytes) / Double(max(count, 1))
+        let line = JSONText.render(JSONText.object([
+            ("benchmark", .string("model")), ("transactions", .integer(Int64(count))), ("subscriptions", .integer(Int64(model.timelines.count))),
+            ("storeBytesPerTransaction", .integer(Int64(perTransaction.rounded()))),
+            ("modelSeconds", .double((modelSeconds * 1000).rounded() / 1000)), ("reportSeconds", .double((reportSeconds * 1000).rounded() / 1000)),
+            ("reportRows", .integer(Int64(rows))), ("peakResidentBytes", .integer(Int64(ResidentMemory.bytes))),
+        ]))
+        return Result(
+            transactions: count, subscriptions: model.timelines.count, storeBytesPerTransaction: perTransaction, modelSeconds: modelSeconds,
+            reportSeconds: reportSeconds, summaryLine: line)
+    }
+}
