@@ -64,7 +64,7 @@ let package = Package(
             path: "Tests/WinbackTestSupport",
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "WinbackCoreTests", dependencies: ["WinbackCore", "WinbackTestSupport"]),
+        .testTarget(name: "WinbackCoreTests", dependencies: ["WinbackCore", "WinbackCrypto", "WinbackTestSupport"]),
         .testTarget(
             name: "WinbackCryptoTests",
             dependencies: [

@@ -1,0 +1,157 @@
+import Testing
+import WinbackCore
+import WinbackCrypto
+
+@Suite struct CampaignSelectorTests {
+    static let selector = CampaignSelector(holdoutBucket: HoldoutHash.bucket)
+
+    /// Buckets computed independently: int.from_bytes(sha256(f"{campaign}:{key}").digest()[:8], "big") % 10000.
+    @Test(arguments: [
+        ("winback-q4", "7e3fb20b-4cdb-47cc-936d-99d65f608138", UInt64(3_254_310_956_998_151_386), 1386),
+        ("winback-q4", "2000000900000010", 16_937_359_626_844_955_526, 5526),
+        ("retain", "a", 14_099_449_417_622_809_871, 9871),
+        ("billing", "2000000900000221", 17_616_222_158_698_256_003, 6003),
+    ])
+    func holdoutHashMatchesTheRule(_ campaign: String, _ key: String, _ hash: UInt64, _ bucket: Int) {
+        #expect(HoldoutHash.bucket("\(campaign):\(key)") == hash)
+        #expect(Int(hash % 10_000) == bucket)
+        let inside = Campaign(id: campaign, audience: .billingIssue, holdoutPercent: Double(bucket + 1) / 100)
+        let outside = Campaign(id: campaign, audience: .billingIssue, holdoutPercent: Double(bucket) / 100)
+        #expect(Self.selector.isHoldout(inside, accountKey: key))
+        #expect(!Self.selector.isHoldout(outside, accountKey: key))
+    }
+
+    static func timelines() throws -> ([SubscriptionTimeline], Int64) {
+        let (model, calendar) = try HandCheckedReportTests.model()
+        return (model.timelines, calendar.asOf)
+    }
+
+    static func winBack(_ configure: (inout CampaignRules) -> Void) -> Campaign {
+        var rules = CampaignRules()
+        rules.lapseReasons = [.voluntary]
+        configure(&rules)
+        return Campaign(id: "wb", audience: .winBack, offerIdentifier: "wb.offer", rules: rules, signatures: [.v1])
+    }
+
+    static func rules(_ configure: (inout CampaignRules) -> Void) -> CampaignRules {
+        var rules = CampaignRules()
+        rules.lapseReasons = [.voluntary]
+        configure(&rules)
+        return rules
+    }
+
+    static let ruleCases: [(String, CampaignRules, [String])] = [
+        ("any voluntary lapse", rules { _ in }, ["10", "2", "3"]),
+        ("at least 30 consecutive paid days", rules { $0.minPaidDays = 30 }, ["10", "3"]),
+        ("lapsed at least 14 days ago", rules { $0.minDaysSinceLapse = 14 }, ["2", "3"]),
+        ("lapsed at most 30 days ago", rules { $0.maxDaysSinceLapse = 30 }, ["10", "3"]),
+        ("billing errors too", rules { $0.lapseReasons = [.voluntary, .billingError] }, ["10", "2", "3", "5"]),
+        ("product filter", rules { $0.productIds = ["a"] }, []),
+        ("empty storefront list selects nothing", rules { $0.storefronts = [] }, []),
+        ("Apple eligibility without renewal offers", rules { $0.requireAppleEligibility = true }, []),
+    ]
+
+    @Test(arguments: ruleCases)
+    func winBackRules(_ name: String, _ rules: CampaignRules, _ expected: [String]) throws {
+        let (timelines, asOf) = try Self.timelines()
+        var campaign = Self.winBack { _ in }
+        campaign.rules = rules
+        let selected = Self.selector.select(campaign, timelines: timelines, asOf: asOf, coolingDown: [])
+        #expect(selected.map(\.accountKey) == expected, "\(name)")
+    }
+
+    @Test func winBackRowCarriesDaysSinceLapseAndReason() throws {
+        let (timelines, asOf) = try Self.timelines()
+        let selected = Self.selector.select(Self.winBack { _ in }, timelines: timelines, asOf: asOf, coolingDown: [])
+        #expect(selected.first { $0.accountKey == "3" }?.row == ["wb", "3", "3", "treatment", "win_back", "m", "wb.offer", "59", "24", nil, "voluntary"])
+    }
+
+    @Test func appleEligibilityRequiresTheOfferInRenewalInfo() {
+        let lapsed = SubscriptionTransaction(
+            transactionId: "t1", originalTransactionId: "o1", productId: "m", purchaseDate: 0, expiresDate: 30 * InstantFormat.day)
+        let eligible = RenewalState(originalTransactionId: "o1", expirationIntent: 1, eligibleWinBackOfferIds: ["other", "wb.offer"])
+        let notEligible = RenewalState(originalTransactionId: "o1", expirationIntent: 1, eligibleWinBackOfferIds: ["other"])
+        let asOf = 60 * InstantFormat.day
+        let campaign = Self.winBack { $0.requireAppleEligibility = true }
+        for (renewal, expected) in [(eligible, ["o1"]), (notEligible, []), (nil, [])] as [(RenewalState?, [String])] {
+            let timeline = SubscriptionTimeline(transactions: [lapsed], renewal: renewal, asOf: asOf, graceMilliseconds: 0)
+            #expect(Self.selector.select(campaign, timelines: [timeline], asOf: asOf, coolingDown: []).map(\.accountKey) == expected)
+        }
+    }
+
+    @Test func oneConsiderationPerAccountCooldownAndCap() {
+        let asOf = 100 * InstantFormat.day
+        func subscription(_ id: String, token: String?, paidDays: Int64) -> SubscriptionTimeline {
+            let transaction = SubscriptionTransaction(
+                transactionId: id + "t", originalTransactionId: id, productId: "m", purchaseDate: asOf - (paidDays + 20) * InstantFormat.day,
+                expiresDate: asOf - 20 * InstantFormat.day, appAccountToken: token)
+            return SubscriptionTimeline(
+                transactions: [transaction], renewal: RenewalState(originalTransactionId: id, expirationIntent: 1), asOf: asOf, graceMilliseconds: 0)
+        }
+        let timelines = [
+            subscription("1", token: "AAAA", paidDays: 10), subscription("2", token: "aaaa", paidDays: 40), subscription("3", token: nil, paidDays: 30),
+            subscription("4", token: "bbbb", paidDays: 50),
+        ]
+        let campaign = Self.winBack { _ in }
+        let all = Self.selector.select(campaign, timelines: timelines, asOf: asOf, coolingDown: [])
+        #expect(all.map(\.accountKey) == ["3", "aaaa", "bbbb"])
+        #expect(all.first { $0.accountKey == "aaaa" }?.originalTransactionId == "2")
+        let cooled = Self.selector.select(campaign, timelines: timelines, asOf: asOf, coolingDown: ["bbbb"])
+        #expect(cooled.map(\.accountKey) == ["3", "aaaa"])
+        var capped = campaign
+        capped.maxOffers = 2
+        #expect(Self.selector.select(capped, timelines: timelines, asOf: asOf, coolingDown: []).map(\.accountKey) == ["aaaa", "bbbb"])
+    }
+
+    @Test func retentionAndPriceIncreaseNeedRenewalState() {
+        let asOf = 100 * InstantFormat.day
+        let active = SubscriptionTransaction(
+            transactionId: "t", originalTransactionId: "o", productId: "m", purchaseDate: asOf - 25 * InstantFormat.day,
+            expiresDate: asOf + 5 * InstantFormat.day + 1)
+        let retention = Campaign(id: "r", audience: .retention, offerIdentifier: "r.offer", rules: { var rules = CampaignRules(); rules.maxDaysToExpiry = 7; return rules }(), signatures: [.v2])
+        let priceIncrease = Campaign(id: "p", audience: .priceIncrease, offerIdentifier: "p.offer", rules: retention.rules, signatures: [.v2])
+        let cases: [(RenewalState?, Campaign, Bool)] = [
+            (RenewalState(originalTransactionId: "o", autoRenewStatus: 0), retention, true),
+            (RenewalState(originalTransactionId: "o", autoRenewStatus: 1), retention, false),
+            (nil, retention, false),
+            (RenewalState(originalTransactionId: "o", autoRenewStatus: 1, priceIncreaseStatus: 0), priceIncrease, true),
+            (RenewalState(originalTransactionId: "o", autoRenewStatus: 1, priceIncreaseStatus: 1), priceIncrease, false),
+        ]
+        for (renewal, campaign, isSelected) in cases {
+            let timeline = SubscriptionTimeline(transactions: [active], renewal: renewal, asOf: asOf, graceMilliseconds: 0)
+            let selected = Self.selector.select(campaign, timelines: [timeline], asOf: asOf, coolingDown: [])
+            #expect(selected.isEmpty != isSelected)
+            if isSelected { #expect(selected.first?.daysToExpiry == 5) }
+        }
+    }
+
+    @Test(arguments: [
+        (#"[{"id": "x", "audience": "win_back", "offer": {"offerIdentifier": "o"}, "signatures": ["v1"], "rules": {}}]"#,
+         "campaigns[0] ('x').rules.lapseReasons", "required key is missing"),
+        (#"[{"id": "x", "audience": "winback", "signatures": ["v1"]}]"#,
+         "campaigns[0] ('x').audience", "expected one of 'win_back', 'retention', 'price_increase', 'billing_issue', found 'winback'"),
+        (#"[{"id": "x", "audience": "retention", "offer": {"offerIdentifier": "o"}, "signatures": ["v3"], "rules": {"maxDaysToExpiry": 3}}]"#,
+         "campaigns[0] ('x').signatures", "expected values from 'v1', 'v2', 'intro', found 'v3'"),
+        (#"[{"id": "x", "audience": "retention", "offer": {"offerIdentifier": "o"}, "signatures": ["intro"], "rules": {"maxDaysToExpiry": 3}}]"#,
+         "campaigns[0] ('x').allowIntroductoryOffer", "expected true or false (required when signatures has 'intro'), found none"),
+        (#"[{"id": "x", "audience": "retention", "signatures": ["v2"], "rules": {"maxDaysToExpiry": 3}}]"#,
+         "campaigns[0] ('x').offer.offerIdentifier", "expected a string (required for a retention campaign that signs v1 or v2), found none"),
+        (#"[{"id": "x", "audience": "billing_issue", "holdoutPercent": 120}]"#,
+         "campaigns[0] ('x').holdoutPercent", "expected a number from 0 to 100, found 120 (integer)"),
+        (#"[{"id": "x", "audience": "billing_issue"}, {"id": "x", "audience": "billing_issue"}]"#,
+         "campaigns[1] ('x').id", "expected a unique id, found 'x' twice"),
+    ])
+    func invalidCampaignsNameTheCampaignAndKey(_ text: String, _ key: String, _ message: String) throws {
+        guard case .array(let elements) = try JSONParser.parse(text) else { return }
+        #expect(throws: ConfigError(key: key, message: message)) { try CampaignParser.parse(elements.map(\.value)) }
+    }
+
+    @Test func introOnlyCampaignMayOmitTheOfferIdentifier() throws {
+        guard case .array(let elements) = try JSONParser.parse(
+            #"[{"id": "i", "audience": "retention", "signatures": ["intro"], "allowIntroductoryOffer": true, "rules": {"maxDaysToExpiry": 3}}]"#)
+        else { return }
+        let campaigns = try CampaignParser.parse(elements.map(\.value))
+        #expect(campaigns.first?.offerIdentifier == nil)
+        #expect(campaigns.first?.allowIntroductoryOffer == true)
+    }
+}
