@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         // The `winback` command line.
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // The offer ledger: SQLite with migrations and transactions (system libsqlite3-dev).
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // Pure core: Apple models, JSON reading, records, rejects, config, dedup. No I/O, clock or randomness.
@@ -34,7 +36,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Files: input discovery (globs), gzip streams, line reading, report writers.
         .target(name: "WinbackIO", dependencies: ["WinbackCore", "CZlib"]),
-        // The jobs: verify, run, sample-data. Effects (files, clock, randomness) are injected here.
+        // The jobs: verify, run, sign, sample-data, bench; the offer ledger. Effects (files, clock, randomness) live here.
         .target(
             name: "WinbackJobs",
             dependencies: [
@@ -42,6 +44,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // The executable: flag parsing only.

@@ -9,6 +9,6 @@ struct Winback: AsyncParsableCommand {
         commandName: "winback",
         abstract: "Verify App Store exports, model subscriptions, report churn and sign win-back offers.",
         version: WinbackVersion.current,
-        subcommands: [RunCommand.self, VerifyCommand.self, SampleDataCommand.self, BenchCommand.self]
+        subcommands: [RunCommand.self, VerifyCommand.self, SignCommand.self, SampleDataCommand.self, BenchCommand.self]
     )
 }

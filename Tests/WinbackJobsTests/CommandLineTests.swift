@@ -8,12 +8,7 @@ import WinbackTestSupport
 
     /// A copy of jobs/sample.json in a temporary directory, with `edit` applied to its text.
     static func config(_ name: String, edit: (String) -> String) throws -> URL {
-        let directory = try CommandRunner.temporaryDirectory(name)
-        let text = try String(contentsOf: root.appendingPathComponent("jobs/sample.json"), encoding: .utf8)
-            .replacingOccurrences(of: "../sample-data", with: root.appendingPathComponent("sample-data").path)
-        let url = directory.appendingPathComponent("config.json")
-        try edit(text).write(to: url, atomically: true, encoding: .utf8)
-        return url
+        try SampleConfig.copy(name, edit: edit)
     }
 
     @Test func verifyOnSampleDataSucceeds() throws {
@@ -101,9 +96,7 @@ import WinbackTestSupport
         defer { close(descriptor) }
         _ = "pid 4242 started 2026-11-20T02:00:00.000Z\n".withCString { write(descriptor, $0, strlen($0)) }
         #expect(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
-        let result = try CommandRunner.run([
-            "run", "--config", Self.root.appendingPathComponent("jobs/sample.json").path, "--as-of", "2026-11-19", "--out", output.path,
-        ])
+        let result = try CommandRunner.run(["run", "--config", try SampleConfig.copy("locked-config").path, "--as-of", "2026-11-19", "--out", output.path])
         #expect(result.exitCode == 75)
         #expect(result.firstErrorLine == "winback: error: another run holds the lock \(lockPath) (pid 4242 started 2026-11-20T02:00:00.000Z); exiting")
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("dt=2026-11-19").path))
@@ -117,9 +110,7 @@ import WinbackTestSupport
 
     @Test func runPublishesAndPrintsOneJSONLine() throws {
         let output = try CommandRunner.temporaryDirectory("run")
-        let result = try CommandRunner.run([
-            "run", "--config", Self.root.appendingPathComponent("jobs/sample.json").path, "--as-of", "2026-11-19", "--out", output.path, "--quiet",
-        ])
+        let result = try CommandRunner.run(["run", "--config", try SampleConfig.copy("run-config").path, "--as-of", "2026-11-19", "--out", output.path, "--quiet"])
         #expect(result.exitCode == 0)
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 1)
@@ -129,9 +120,7 @@ import WinbackTestSupport
     }
 
     @Test func unwritableOutputExits74() throws {
-        let result = try CommandRunner.run([
-            "run", "--config", Self.root.appendingPathComponent("jobs/sample.json").path, "--as-of", "2026-11-19", "--out", "/proc/winback-out",
-        ])
+        let result = try CommandRunner.run(["run", "--config", try SampleConfig.copy("unwritable").path, "--as-of", "2026-11-19", "--out", "/proc/winback-out"])
         #expect(result.exitCode == 74)
         #expect(result.firstErrorLine.hasPrefix("winback: error: I/O error: /proc/winback-out"))
     }

@@ -23,6 +23,26 @@ public struct EligibleAccount: Sendable, Equatable {
     /// Lower-case app account token, or `nil`.
     public var appAccountToken: String?
 
+    public init(
+        campaignId: String, accountKey: String, originalTransactionId: String, variant: Variant, audience: Audience, productId: String,
+        offerIdentifier: String?, paidDays: Int64, daysSinceLapse: Int64? = nil, daysToExpiry: Int64? = nil, lapseReason: LapseReason? = nil,
+        transactionId: String, appAccountToken: String?
+    ) {
+        self.campaignId = campaignId
+        self.accountKey = accountKey
+        self.originalTransactionId = originalTransactionId
+        self.variant = variant
+        self.audience = audience
+        self.productId = productId
+        self.offerIdentifier = offerIdentifier
+        self.paidDays = paidDays
+        self.daysSinceLapse = daysSinceLapse
+        self.daysToExpiry = daysToExpiry
+        self.lapseReason = lapseReason
+        self.transactionId = transactionId
+        self.appAccountToken = appAccountToken
+    }
+
     /// The `eligible_accounts.csv.gz` row.
     public var row: [String?] {
         [campaignId, accountKey, originalTransactionId, variant.rawValue, audience.rawValue, productId, offerIdentifier, String(paidDays),

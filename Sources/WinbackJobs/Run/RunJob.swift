@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import WinbackCore
+import WinbackCrypto
 import WinbackIO
 
 /// `winback run`: ingest → verify → model → reports → (campaigns) → atomic publish into
@@ -18,6 +19,20 @@ public enum RunJob {
         let cwd = FileManager.default.currentDirectoryPath
         let output = options.outputOverride.map { FileSystem.resolve($0, against: cwd) } ?? loaded.resolve(config.output)
         let calendar = try Self.calendar(config: config, asOf: options.asOf, now: options.now())
+        let campaigns: [Campaign]
+        do {
+            campaigns = try CampaignParser.parse(config.campaigns)
+        } catch {
+            throw JobError.config(file: loaded.path, error)
+        }
+        let warn: (String) -> Void = { message in
+            if !options.isQuiet { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+        }
+        let signer = try campaigns.contains(where: { $0.audience.isSigned })
+            ? OfferSigner(key: SigningKeyLoader.load(loaded, environment: options.environment, warn: warn), bundleId: config.app.bundleId)
+            : nil
+        let ledgerPath = options.ledgerOverride.map { FileSystem.resolve($0, against: cwd) } ?? loaded.resolve(config.ledger)
+        let ledger = campaigns.isEmpty ? nil : try OfferLedger(path: ledgerPath)
 
         do {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
@@ -61,19 +76,36 @@ public enum RunJob {
             (.expirationReasons, reports.expirationReasons),
             (.offerUsage, reports.offerUsage),
             (.retentionCohorts, reports.retentionCohorts),
-            (.eligibleAccounts, []),
         ]
         for (schema, rows) in tables {
             let writer = try ReportFileWriter(directory: temporary, schema: schema, isCSV: true)
             for row in rows { try writer.write(row: row) }
             outputs.append(try writer.finish())
         }
+
+        // Campaigns: select (or re-emit the ledger's day), sign, then record the day in one transaction.
+        let stage = CampaignStage(
+            campaigns: campaigns, signer: signer, ledger: ledger, isSigning: !isOverThreshold, now: options.now, nonce: options.nonce)
+        let campaignOutcome = try stage.run(model: model, calendar: calendar)
+        CrashPoint.reach("signed")
+        var runId: Int64? = nil
+        if let ledger, !isOverThreshold {
+            let started = InstantFormat.iso8601(milliseconds: Int64(options.now().timeIntervalSince1970 * 1000))
+            runId = try ledger.beginRun(asOf: calendar.asOfLabel, startedAt: started)
+            if let runId, !campaignOutcome.newSelections.isEmpty { try ledger.record(campaignOutcome.newSelections, runId: runId) }
+        }
+        CrashPoint.reach("ledger")
+        let eligible = try ReportFileWriter(directory: temporary, schema: .eligibleAccounts, isCSV: true)
+        for line in campaignOutcome.eligibleRows { try eligible.write(line: line) }
+        outputs.append(try eligible.finish())
         let offers = try ReportFileWriter(directory: temporary, schema: .offers, isCSV: false)
+        for line in campaignOutcome.offerLines { try offers.write(line: line + "\n") }
         outputs.append(try offers.finish())
 
         let summary = RunSummary.json(
             calendar: calendar, timeZone: config.report.timeZone, offersSigned: !isOverThreshold, counts: counts, model: model,
-            reports: reports, campaigns: [])
+            reports: reports,
+            campaigns: campaignOutcome.perCampaign.map(Self.campaignSummary))
         let summaryWriter = try ReportFileWriter(directory: temporary, schema: .summary, isCSV: false)
         try summaryWriter.write(line: JSONText.render(summary) + "\n")
         outputs.append(try summaryWriter.finish())
@@ -89,6 +121,11 @@ public enum RunJob {
             throw JobError.io(IOError(path: manifestPath, reason: "cannot write"))
         }
         try publisher.publish(temporary)
+        CrashPoint.reach("published")
+        if let ledger, let runId {
+            let finished = InstantFormat.iso8601(milliseconds: Int64(options.now().timeIntervalSince1970 * 1000))
+            try ledger.finishRun(runId, finishedAt: finished, outcome: "published", counts: JSONText.render(counts.summaryJSON()))
+        }
 
         let exitCode = isOverThreshold ? ExitStatus.dataError : ExitStatus.success
         if isOverThreshold, !options.isQuiet {
@@ -101,6 +138,14 @@ public enum RunJob {
             ("offersSigned", .bool(!isOverThreshold)), ("exitCode", .integer(Int64(exitCode))),
         ])
         return Outcome(exitCode: exitCode, summaryLine: JSONText.render(line), publishedPath: publisher.finalPath)
+    }
+
+    static func campaignSummary(_ entry: (id: String, eligible: Int, treatment: Int, holdout: Int, signed: Int)) -> (String, JSONValue) {
+        let counts: [(String, JSONValue)] = [
+            ("eligible", .integer(Int64(entry.eligible))), ("treatment", .integer(Int64(entry.treatment))),
+            ("holdout", .integer(Int64(entry.holdout))), ("signed", .integer(Int64(entry.signed))),
+        ]
+        return (entry.id, JSONText.object(counts))
     }
 
     /// The report calendar for `--as-of`, or yesterday in the report time zone.

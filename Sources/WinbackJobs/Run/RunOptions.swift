@@ -8,14 +8,27 @@ public struct RunOptions: Sendable {
     /// Overrides the config's `output`; relative to the current directory.
     public var outputOverride: String?
     public var isQuiet: Bool
-    /// The wall clock (read for the default as-of and the lock's start time only).
+    /// Overrides the config's `ledger` (tests); relative to the current directory.
+    public var ledgerOverride: String?
+    /// The wall clock: the default as-of, the lock's start time and each offer's timestamp.
     public var now: @Sendable () -> Date
+    /// A fresh random (version 4) UUID per offer.
+    public var nonce: @Sendable () -> String
+    /// Environment variables (`WINBACK_SIGNING_KEY_FILE`).
+    public var environment: [String: String]
 
-    public init(configPath: String, asOf: String? = nil, outputOverride: String? = nil, isQuiet: Bool = false, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        configPath: String, asOf: String? = nil, outputOverride: String? = nil, ledgerOverride: String? = nil, isQuiet: Bool = false,
+        now: @escaping @Sendable () -> Date = { Date() }, nonce: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() },
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.configPath = configPath
         self.asOf = asOf
         self.outputOverride = outputOverride
+        self.ledgerOverride = ledgerOverride
         self.isQuiet = isQuiet
         self.now = now
+        self.nonce = nonce
+        self.environment = environment
     }
 }

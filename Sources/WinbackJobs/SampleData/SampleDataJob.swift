@@ -79,11 +79,38 @@ public enum SampleDataJob {
                        "privateKeyFile": "\(prefix)keys/SubscriptionKey_\(SampleDataGenerator.keyId).p8" },
           "ledger": "\(ledger)",
           "output": "\(output)",
-          "campaigns": []
+        \(campaigns)
         }
 
         """
     }
+
+    /// One campaign of each audience (the same as `jobs/sample.json`).
+    static let campaigns = """
+          "campaigns": [
+            { "id": "winback-voluntary", "audience": "win_back",
+              "offer": { "productId": null, "offerIdentifier": "winback.monthly.50off" },
+              "rules": { "minPaidDays": 30, "minDaysSinceLapse": 7, "maxDaysSinceLapse": 365,
+                         "lapseReasons": ["voluntary", "price_increase", "other", "unknown"], "requireAppleEligibility": false,
+                         "storefronts": null, "productIds": null },
+              "holdoutPercent": 10, "cooldownDays": 90, "maxOffers": 50000, "signatures": ["v2", "v1"] },
+            { "id": "winback-apple-eligible", "audience": "win_back",
+              "offer": { "productId": "com.example.winback.monthly", "offerIdentifier": "winback.monthly.50off" },
+              "rules": { "lapseReasons": ["voluntary"], "requireAppleEligibility": true },
+              "holdoutPercent": 0, "cooldownDays": 30, "signatures": ["v2"] },
+            { "id": "retention-auto-renew-off", "audience": "retention",
+              "offer": { "productId": null, "offerIdentifier": "retention.monthly.1" },
+              "rules": { "maxDaysToExpiry": 14 },
+              "holdoutPercent": 10, "cooldownDays": 30, "signatures": ["v2", "v1", "intro"], "allowIntroductoryOffer": false },
+            { "id": "price-increase-reminder", "audience": "price_increase",
+              "offer": { "productId": null, "offerIdentifier": "retention.monthly.1" },
+              "rules": { "maxDaysToExpiry": 30 },
+              "holdoutPercent": 0, "cooldownDays": 30, "signatures": ["v2"] },
+            { "id": "billing-fix", "audience": "billing_issue",
+              "offer": { "productId": null, "offerIdentifier": null },
+              "rules": {}, "holdoutPercent": 0, "cooldownDays": 7 }
+          ]
+        """
 
     static func readme(subscriptions: Int, seed: UInt64) -> String {
         """

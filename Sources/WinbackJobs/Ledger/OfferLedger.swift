@@ -1,0 +1,143 @@
+import Foundation
+import GRDB
+import WinbackIO
+
+/// The offer ledger (SPEC §7): an SQLite database of runs and selected accounts, created on first use and
+/// migrated by schema version. Unique per (campaign, account key, as-of). A day's selections are written in
+/// one transaction, so a crash never leaves half a day; a re-run of the day reads them back instead of
+/// selecting and signing again.
+public final class OfferLedger {
+    private let queue: DatabaseQueue
+    public let path: String
+
+    /// Opens (and creates or migrates) the ledger at `path`.
+    public init(path: String) throws(JobError) {
+        self.path = path
+        do {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            try Self.migrator.migrate(queue)
+        } catch {
+            throw .io(IOError(path: path, reason: "cannot open the offer ledger (\(error))"))
+        }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE runs (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    as_of TEXT NOT NULL,
+                    started_at TEXT NOT NULL,
+                    finished_at TEXT,
+                    outcome TEXT,
+                    counts TEXT
+                );
+                CREATE TABLE selections (
+                    campaign_id TEXT NOT NULL,
+                    account_key TEXT NOT NULL,
+                    as_of TEXT NOT NULL,
+                    original_transaction_id TEXT NOT NULL,
+                    variant TEXT NOT NULL,
+                    nonce TEXT,
+                    timestamp_ms INTEGER,
+                    row TEXT NOT NULL,
+                    payload TEXT,
+                    run_id INTEGER REFERENCES runs(id),
+                    PRIMARY KEY (campaign_id, account_key, as_of)
+                );
+                CREATE INDEX selections_by_day ON selections(campaign_id, as_of);
+                """)
+        }
+        return migrator
+    }
+
+    private func wrap<T>(_ body: () throws -> T) throws(JobError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .io(IOError(path: path, reason: "offer ledger: \(error)"))
+        }
+    }
+
+    /// Records the start of a run; returns its id.
+    public func beginRun(asOf: String, startedAt: String) throws(JobError) -> Int64 {
+        try wrap {
+            try queue.write { db in
+                try db.execute(sql: "INSERT INTO runs (as_of, started_at) VALUES (?, ?)", arguments: [asOf, startedAt])
+                return db.lastInsertedRowID
+            }
+        }
+    }
+
+    /// Records how a run ended.
+    public func finishRun(_ id: Int64, finishedAt: String, outcome: String, counts: String) throws(JobError) {
+        try wrap {
+            try queue.write { db in
+                try db.execute(sql: "UPDATE runs SET finished_at = ?, outcome = ?, counts = ? WHERE id = ?", arguments: [finishedAt, outcome, counts, id])
+            }
+        }
+    }
+
+    /// The stored selections of a campaign and day, in account-key order; empty when the day was never selected.
+    public func selections(campaign: String, asOf: String) throws(JobError) -> [StoredSelection] {
+        try wrap {
+            try queue.read { db in
+                try Row.fetchAll(
+                    db, sql: "SELECT * FROM selections WHERE campaign_id = ? AND as_of = ? ORDER BY account_key", arguments: [campaign, asOf]
+                ).map { row in
+                    StoredSelection(
+                        campaignId: row["campaign_id"], accountKey: row["account_key"], asOf: row["as_of"],
+                        originalTransactionId: row["original_transaction_id"], variant: row["variant"], nonce: row["nonce"],
+                        timestampMilliseconds: row["timestamp_ms"], row: row["row"], payload: row["payload"])
+                }
+            }
+        }
+    }
+
+    /// Account keys with an entry for `campaign` whose as-of is in `[from, until)` (dates `YYYY-MM-DD`).
+    public func accounts(campaign: String, from: String, until: String) throws(JobError) -> Set<String> {
+        try wrap {
+            try queue.read { db in
+                Set(try String.fetchAll(
+                    db, sql: "SELECT DISTINCT account_key FROM selections WHERE campaign_id = ? AND as_of >= ? AND as_of < ?",
+                    arguments: [campaign, from, until]))
+            }
+        }
+    }
+
+    /// Stores a day's selections for several campaigns in one transaction.
+    public func record(_ selections: [StoredSelection], runId: Int64) throws(JobError) {
+        try wrap {
+            try queue.write { db in
+                for selection in selections {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO selections (campaign_id, account_key, as_of, original_transaction_id, variant, nonce, timestamp_ms, row, payload, run_id)
+                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            """,
+                        arguments: [
+                            selection.campaignId, selection.accountKey, selection.asOf, selection.originalTransactionId, selection.variant,
+                            selection.nonce, selection.timestampMilliseconds, selection.row, selection.payload, runId,
+                        ])
+                }
+            }
+        }
+    }
+
+    /// Replaces the offers of existing selections (re-signing); one transaction.
+    public func updateOffers(_ selections: [StoredSelection]) throws(JobError) {
+        try wrap {
+            try queue.write { db in
+                for selection in selections {
+                    try db.execute(
+                        sql: "UPDATE selections SET nonce = ?, timestamp_ms = ?, payload = ? WHERE campaign_id = ? AND account_key = ? AND as_of = ?",
+                        arguments: [selection.nonce, selection.timestampMilliseconds, selection.payload, selection.campaignId, selection.accountKey, selection.asOf])
+                }
+            }
+        }
+    }
+}
