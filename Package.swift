@@ -76,6 +76,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "WinbackIOTests", dependencies: ["WinbackIO", "WinbackTestSupport"]),
-        .testTarget(name: "WinbackJobsTests", dependencies: ["WinbackJobs", "WinbackTestSupport", "winback"]),
+        .testTarget(
+            name: "WinbackJobsTests",
+            dependencies: ["WinbackJobs", "WinbackTestSupport", "winback", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
     ]
 )
