@@ -5,12 +5,15 @@ import WinbackJobs
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Benchmarks: the subscription model and report writers on simulated transactions.",
+        abstract: "Benchmarks: the subscription model and report writers on simulated transactions, or offer signing.",
         discussion: "Verification throughput is measured with `winback verify` on a `winback sample-data` export (see README)."
     )
 
     @Option(name: .long, help: "Transactions to simulate.")
     var transactions: Int = 1_000_000
+
+    @Option(name: .long, help: "Instead of the model: sign this many offers (V1 + V2) and write them to a fresh ledger.")
+    var offers: Int?
 
     @Option(name: .long, help: "Seed of the simulation.")
     var seed: UInt64 = 42
@@ -21,9 +24,13 @@ struct BenchCommand: AsyncParsableCommand {
     func run() async throws {
         try await CommandSupport.run {
             let directory = out ?? (NSTemporaryDirectory() + "winback-bench-\(getpid())")
-            let result = try ModelBenchmark.run(transactions: transactions, seed: seed, outputDirectory: directory)
-            if out == nil { try? FileManager.default.removeItem(atPath: directory) }
-            CommandSupport.writeStdout(result.summaryLine)
+            defer { if out == nil { try? FileManager.default.removeItem(atPath: directory) } }
+            if let offers {
+                CommandSupport.writeStdout(try SigningBenchmark.run(offers: offers, seed: seed, directory: directory))
+            } else {
+                let result = try ModelBenchmark.run(transactions: transactions, seed: seed, outputDirectory: directory)
+                CommandSupport.writeStdout(result.summaryLine)
+            }
             return ExitStatus.success
         }
     }

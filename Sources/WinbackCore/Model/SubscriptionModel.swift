@@ -40,7 +40,7 @@ public struct SubscriptionModel: Sendable {
             }
         }
         let grace = Int64(gracePeriodDays) * InstantFormat.day
-        self.timelines = groups.keys.sorted(by: IdentifierOrder.less).map { id in
+        self.timelines = groups.keys.map(IdentifierOrder.Key.init).sorted().map(\.text).map { id in
             SubscriptionTimeline(transactions: groups[id] ?? [], renewal: renewals[id], asOf: asOf, graceMilliseconds: grace)
         }
         self.future = future

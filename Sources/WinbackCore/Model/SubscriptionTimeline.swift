@@ -231,5 +231,5 @@ public struct SubscriptionTimeline: Sendable {
     public var lastOfferTransaction: SubscriptionTransaction? { transactions.last { $0.offerType != nil } }
 
     /// Whether the subscription is shared through Family Sharing (by its latest transaction).
-    public var isFamilyShared: Bool { latest.ownership == InAppOwnershipType.familyShared.rawValue }
+    public var isFamilyShared: Bool { latest.isFamilyShared }
 }

@@ -6,7 +6,7 @@ public struct SubscriptionTransaction: Sendable, Equatable {
     public var productId: String
     public var subscriptionGroupId: String?
     /// `type` raw value (`Auto-Renewable Subscription`, …).
-    public var type: String
+    public var type: String { didSet { isAutoRenewable = type == ProductType.autoRenewableSubscription.rawValue } }
     public var purchaseDate: Int64
     /// Present for auto-renewable subscriptions (required by verification).
     public var expiresDate: Int64
@@ -15,19 +15,29 @@ public struct SubscriptionTransaction: Sendable, Equatable {
     public var isUpgraded: Bool
     public var offerType: Int32?
     public var offerIdentifier: String?
-    public var offerDiscountType: String?
+    public var offerDiscountType: String? { didSet { isPaid = offerDiscountType != OfferDiscountType.freeTrial.rawValue } }
     public var offerPeriod: String?
     public var appAccountToken: String?
     public var appTransactionId: String?
     public var storefront: String?
     /// `inAppOwnershipType` raw value.
-    public var ownership: String?
+    public var ownership: String? { didSet { isFamilyShared = ownership == InAppOwnershipType.familyShared.rawValue } }
 
     /// Whether this is an auto-renewable subscription transaction (the only kind that builds subscriptions).
-    public var isAutoRenewable: Bool { type == ProductType.autoRenewableSubscription.rawValue }
+    /// Derived fields are kept stored: the model asks them millions of times.
+    public private(set) var isAutoRenewable = false
 
     /// Paid: the offer discount is not a free trial (SPEC §5).
-    public var isPaid: Bool { offerDiscountType != OfferDiscountType.freeTrial.rawValue }
+    public private(set) var isPaid = true
+
+    /// Shared through Family Sharing.
+    public private(set) var isFamilyShared = false
+
+    private mutating func deriveFlags() {
+        isAutoRenewable = type == ProductType.autoRenewableSubscription.rawValue
+        isPaid = offerDiscountType != OfferDiscountType.freeTrial.rawValue
+        isFamilyShared = ownership == InAppOwnershipType.familyShared.rawValue
+    }
 
     public init(
         transactionId: String, originalTransactionId: String, productId: String, subscriptionGroupId: String? = nil,
@@ -54,6 +64,7 @@ public struct SubscriptionTransaction: Sendable, Equatable {
         self.appTransactionId = appTransactionId
         self.storefront = storefront
         self.ownership = ownership
+        deriveFlags()
     }
 
     /// The compact form of a verified payload (which has `transactionId`, `originalTransactionId`,
@@ -77,5 +88,6 @@ public struct SubscriptionTransaction: Sendable, Equatable {
         appTransactionId = payload.appTransactionId
         storefront = interner.intern(payload.storefront)
         ownership = interner.intern(payload.rawInAppOwnershipType)
+        deriveFlags()
     }
 }

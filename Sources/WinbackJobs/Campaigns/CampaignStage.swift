@@ -38,25 +38,20 @@ struct CampaignStage {
                 if campaign.cooldownDays > 0, let ledger {
                     coolingDown = try ledger.accounts(campaign: campaign.id, from: InstantFormat.date(days: dayNumber - campaign.cooldownDays), until: asOf)
                 }
-                for account in selector.select(campaign, timelines: model.timelines, asOf: calendar.asOf, coolingDown: coolingDown) {
+                let accounts = selector.select(campaign, timelines: model.timelines, asOf: calendar.asOf, coolingDown: coolingDown)
+                let signed = try sign(accounts, campaign: campaign)
+                for (index, account) in accounts.enumerated() {
                     let row = CSVFormat.line(account.row)
                     rows.append(row)
                     var selection = StoredSelection(
                         campaignId: campaign.id, accountKey: account.accountKey, asOf: asOf, originalTransactionId: account.originalTransactionId,
                         variant: account.variant.rawValue, nonce: nil, timestampMilliseconds: nil, row: row, payload: nil)
-                    if account.variant == .holdout {
-                        holdout += 1
-                    } else {
-                        treatment += 1
-                        if isSigning, campaign.audience.isSigned, let signer {
-                            let nonce = self.nonce().lowercased()
-                            let timestamp = Int64((now().timeIntervalSince1970 * 1000).rounded(.down))
-                            let line = try OfferLine.make(account, campaign: campaign, signer: signer, nonce: nonce, timestampMilliseconds: timestamp)
-                            selection.nonce = nonce
-                            selection.timestampMilliseconds = timestamp
-                            selection.payload = line
-                            offers.append(line)
-                        }
+                    if account.variant == .holdout { holdout += 1 } else { treatment += 1 }
+                    if let offer = signed[index] {
+                        selection.nonce = offer.nonce
+                        selection.timestampMilliseconds = offer.timestamp
+                        selection.payload = offer.line
+                        offers.append(offer.line)
                     }
                     if isSigning { outcome.newSelections.append(selection) }
                 }
@@ -66,5 +61,11 @@ struct CampaignStage {
             outcome.perCampaign.append((campaign.id, rows.count, treatment, holdout, offers.count))
         }
         return outcome
+    }
+
+    /// Signs the treatment accounts' offers (see ``OfferBatch``); `nil` entries when not signing.
+    private func sign(_ accounts: [EligibleAccount], campaign: Campaign) throws -> [OfferBatch.SignedOffer?] {
+        guard isSigning, campaign.audience.isSigned, let signer else { return Array(repeating: nil, count: accounts.count) }
+        return try OfferBatch.sign(accounts, campaign: campaign, signer: signer, now: now, nonce: nonce)
     }
 }

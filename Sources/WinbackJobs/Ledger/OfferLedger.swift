@@ -113,12 +113,13 @@ public final class OfferLedger {
     public func record(_ selections: [StoredSelection], runId: Int64) throws(JobError) {
         try wrap {
             try queue.write { db in
+                let insert = try db.cachedStatement(
+                    sql: """
+                        INSERT INTO selections (campaign_id, account_key, as_of, original_transaction_id, variant, nonce, timestamp_ms, row, payload, run_id)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """)
                 for selection in selections {
-                    try db.execute(
-                        sql: """
-                            INSERT INTO selections (campaign_id, account_key, as_of, original_transaction_id, variant, nonce, timestamp_ms, row, payload, run_id)
-                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                            """,
+                    try insert.execute(
                         arguments: [
                             selection.campaignId, selection.accountKey, selection.asOf, selection.originalTransactionId, selection.variant,
                             selection.nonce, selection.timestampMilliseconds, selection.row, selection.payload, runId,
