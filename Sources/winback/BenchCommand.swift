@@ -15,6 +15,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Instead of the model: sign this many offers (V1 + V2) and write them to a fresh ledger.")
     var offers: Int?
 
+    @Option(name: .long, help: "Instead of the model: N ES256 verifications of a 6.6 KB input on one core (the verify ceiling).")
+    var es256: Int?
+
     @Option(name: .long, help: "Seed of the simulation.")
     var seed: UInt64 = 42
 
@@ -25,7 +28,9 @@ struct BenchCommand: AsyncParsableCommand {
         try await CommandSupport.run {
             let directory = out ?? (NSTemporaryDirectory() + "winback-bench-\(getpid())")
             defer { if out == nil { try? FileManager.default.removeItem(atPath: directory) } }
-            if let offers {
+            if let es256 {
+                CommandSupport.writeStdout(try ES256Benchmark.run(count: es256))
+            } else if let offers {
                 CommandSupport.writeStdout(try SigningBenchmark.run(offers: offers, seed: seed, directory: directory))
             } else {
                 let result = try ModelBenchmark.run(transactions: transactions, seed: seed, outputDirectory: directory)

@@ -33,3 +33,14 @@ import WinbackCore
         #expect(JSONText.render(try JSONParser.parse(text)) == text)
     }
 }
+
+@Suite struct JSONTextTests {
+    @Test(arguments: [
+        ("plain", "\"plain\""), ("a\"b", "\"a\\\"b\""), ("back\\slash", "\"back\\\\slash\""), ("line\nfeed\ttab", "\"line\\nfeed\\ttab\""),
+        ("\u{01}", "\"\\u0001\""), ("é😀", "\"é😀\""),
+    ])
+    func quotingEscapesOnlyWhatJSONRequires(_ value: String, _ expected: String) throws {
+        #expect(JSONText.quoted(value) == expected)
+        #expect(try JSONParser.parse(expected) == .string(value))
+    }
+}

@@ -2,28 +2,28 @@
 public enum JSONText {
     /// `value` as a JSON string literal, quotes included. Non-ASCII characters are written as UTF-8.
     public static func quoted(_ value: String) -> String {
-        var output = "\""
-        output.reserveCapacity(value.utf8.count + 2)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
+        let utf8 = value.utf8
+        let needsEscape = utf8.contains { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }
+        guard needsEscape else { return "\"" + value + "\"" }
+        var output: [UInt8] = [0x22]
+        output.reserveCapacity(utf8.count + 16)
+        for byte in utf8 {
+            switch byte {
+            case 0x22: output += [0x5C, 0x22]
+            case 0x5C: output += [0x5C, 0x5C]
+            case 0x0A: output += [0x5C, UInt8(ascii: "n")]
+            case 0x0D: output += [0x5C, UInt8(ascii: "r")]
+            case 0x09: output += [0x5C, UInt8(ascii: "t")]
+            case 0x08: output += [0x5C, UInt8(ascii: "b")]
+            case 0x0C: output += [0x5C, UInt8(ascii: "f")]
+            case ..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                output += [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            default: output.append(byte)
             }
         }
-        output += "\""
-        return output
+        output.append(0x22)
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// Compact JSON text of `value`; object members in their stored order.

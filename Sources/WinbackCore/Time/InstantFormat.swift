@@ -8,11 +8,34 @@ public enum InstantFormat {
         let days = floorDivide(milliseconds, day)
         let msOfDay = milliseconds - days * day
         let (year, month, dayOfMonth) = civil(fromDays: days)
-        let hours = msOfDay / 3_600_000
-        let minutes = msOfDay / 60_000 % 60
-        let seconds = msOfDay / 1000 % 60
-        let millis = msOfDay % 1000
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(dayOfMonth, 2))T\(pad(hours, 2)):\(pad(minutes, 2)):\(pad(seconds, 2)).\(pad(millis, 3))Z"
+        guard (0...9999).contains(year) else {
+            return "\(pad(year, 4))-\(pad(month, 2))-\(pad(dayOfMonth, 2))T\(pad(msOfDay / 3_600_000, 2)):\(pad(msOfDay / 60_000 % 60, 2)):\(pad(msOfDay / 1000 % 60, 2)).\(pad(msOfDay % 1000, 3))Z"
+        }
+        // Fixed-width fast path: one allocation per instant (reports format millions of them).
+        return String(unsafeUninitializedCapacity: 24) { buffer in
+            func put(_ value: Int64, _ width: Int, at offset: Int) {
+                var value = value
+                for position in stride(from: offset + width - 1, through: offset, by: -1) {
+                    buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+            }
+            put(year, 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(month, 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(dayOfMonth, 2, at: 8)
+            buffer[10] = UInt8(ascii: "T")
+            put(msOfDay / 3_600_000, 2, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            put(msOfDay / 60_000 % 60, 2, at: 14)
+            buffer[16] = UInt8(ascii: ":")
+            put(msOfDay / 1000 % 60, 2, at: 17)
+            buffer[19] = UInt8(ascii: ".")
+            put(msOfDay % 1000, 3, at: 20)
+            buffer[23] = UInt8(ascii: "Z")
+            return 24
+        }
     }
 
     /// `YYYY-MM-DD` of a day number (days since 1970-01-01).
