@@ -22,8 +22,13 @@ public struct CommandRunner {
     }
 
     public static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+        try runProgram(executable.path, arguments, in: directory, environment: environment)
+    }
+
+    /// Runs any program (a script, a shell) and collects its output.
+    public static func runProgram(_ path: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import WinbackCore
+import WinbackTestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Failure modes and the nightly script, run as an operator would.
+@Suite struct OperationsTests {
+    /// A config reading only `files` (written into its directory) with the sample root.
+    static func inputsConfig(_ name: String, files: [String: [UInt8]]) throws -> URL {
+        let config = try SampleConfig.copy(name) { text in
+            let start = text.range(of: "\"inputs\": [")!.lowerBound
+            let end = text.range(of: "],", range: start..<text.endIndex)!.upperBound
+            return text.replacingCharacters(in: start..<end, with: "\"inputs\": [\"in/*\"],")
+        }
+        let directory = config.deletingLastPathComponent().appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for (name, bytes) in files { try Data(bytes).write(to: directory.appendingPathComponent(name)) }
+        return config
+    }
+
+    @Test func truncatedGzipIsOneLocatedRejectionAfterTheGoodRecords() throws {
+        let sample = Fixtures.packageRoot.appendingPathComponent("sample-data/exports/transactions/part-0.ndjson.gz")
+        let bytes = Array(try Data(contentsOf: sample))
+        let config = try Self.inputsConfig("truncated", files: ["part.ndjson.gz": Array(bytes.prefix(bytes.count / 2))])
+        let result = try CommandRunner.run(["verify", "--config", config.path, "--quiet"])
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        let reject = try JSONParser.parse(lines[0])
+        #expect(reject["code"] == .string("malformed_json"))
+        #expect(reject["message"]?.stringValue?.hasPrefix("input damaged: gzip stream truncated") == true)
+        let summary = try JSONParser.parse(lines[1])
+        guard case .integer(let accepted)? = summary["records"]?["accepted"] else {
+            Issue.record("no accepted count")
+            return
+        }
+        #expect(accepted > 100)
+        #expect(result.exitCode == 0)
+    }
+
+    @Test func aTenMegabyteLineIsOneRejection() throws {
+        let line = Array(#"{"signedTransactionInfo": ""#.utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 10_000_000) + Array("\"}\n".utf8)
+        let config = try Self.inputsConfig("huge-line", files: ["big.ndjson": line])
+        let result = try CommandRunner.run(["verify", "--config", config.path, "--quiet"])
+        #expect(result.exitCode == 65)
+        let first = try JSONParser.parse(String(result.stdout.split(separator: "\n")[0]))
+        #expect(first["code"] == .string("malformed_jws"))
+        #expect(first["line"] == .integer(1))
+    }
+
+    @Test func anEmptyExportReadsNothingAndSucceeds() throws {
+        let config = try Self.inputsConfig("empty", files: ["empty.ndjson": [], "blank.jsonl": Array("\n\n".utf8)])
+        let result = try CommandRunner.run(["run", "--config", config.path, "--as-of", "2026-11-19", "--quiet"])
+        #expect(result.exitCode == 0)
+        #expect(result.stdout.contains(#""read":0,"accepted":0,"rejected":0"#))
+    }
+
+    @Test func nightlyScriptRunsOneAtATimeAndRecoversFromSIGKILL() throws {
+        let config = try SampleConfig.copy("nightly")
+        let logs = config.deletingLastPathComponent().appendingPathComponent("logs")
+        let environment = [
+            "WINBACK_BIN": CommandRunner.executable.path, "WINBACK_CONFIG": config.path, "WINBACK_LOG_DIR": logs.path,
+            "WINBACK_AS_OF": "2026-11-19",
+        ]
+        let script = Fixtures.packageRoot.appendingPathComponent("jobs/nightly.sh").path
+        let first = Process()
+        first.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        first.arguments = ["bash", script]
+        first.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        try first.run()
+        Thread.sleep(forTimeInterval: 1.0)
+        let second = try CommandRunner.runProgram("/bin/bash", [script], environment: environment)
+        #expect(second.exitCode == 75)
+        kill(-first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+        let again = try CommandRunner.runProgram("/bin/bash", [script], environment: environment)
+        #expect(again.exitCode == 0)
+        let day = config.deletingLastPathComponent().appendingPathComponent("out/dt=2026-11-19")
+        #expect(FileManager.default.fileExists(atPath: day.appendingPathComponent("_SUCCESS").path))
+        let log = try String(contentsOf: logs.appendingPathComponent("winback-2026-11-19.log"), encoding: .utf8)
+        #expect(log.contains("nightly.sh: exit 0"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: day.deletingLastPathComponent().path).filter { $0.hasPrefix(".tmp-") }
+        #expect(leftovers.isEmpty)
+    }
+}

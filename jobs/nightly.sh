@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Winback nightly job: runs `winback run` for yesterday (in WINBACK_TZ), one run at a time, with a dated log.
+# Exit code: winback's own (0, 64, 65, 74, 75, 1) — 75 also when another nightly.sh is still running.
+#
+# Environment (all optional):
+#   WINBACK_BIN      the winback executable            (default: winback on PATH)
+#   WINBACK_CONFIG   the run configuration            (default: /etc/winback/production.json)
+#   WINBACK_TZ       report time zone for the as-of    (default: UTC; use the config's report.timeZone)
+#   WINBACK_LOG_DIR  where dated logs go               (default: /var/log/winback)
+#   WINBACK_AS_OF    override the as-of date (backfill a day: WINBACK_AS_OF=2026-11-03 nightly.sh)
+#   WINBACK_SIGNING_KEY_FILE  the In-App Purchase key (read by winback itself)
+set -euo pipefail
+
+bin=${WINBACK_BIN:-winback}
+config=${WINBACK_CONFIG:-/etc/winback/production.json}
+log_dir=${WINBACK_LOG_DIR:-/var/log/winback}
+as_of=${WINBACK_AS_OF:-$(TZ=${WINBACK_TZ:-UTC} date -d yesterday +%F)}
+
+mkdir -p "$log_dir"
+log="$log_dir/winback-$as_of.log"
+
+# One nightly at a time; winback also holds <output>/.lock for the run itself.
+exec 9>"$log_dir/.nightly.lock"
+if ! flock -n 9; then
+  echo "$(date -u +%FT%TZ) nightly.sh: another nightly run holds $log_dir/.nightly.lock; exiting 75" | tee -a "$log" >&2
+  exit 75
+fi
+
+echo "$(date -u +%FT%TZ) nightly.sh: winback run --config $config --as-of $as_of" >>"$log"
+set +e
+"$bin" run --config "$config" --as-of "$as_of" >>"$log" 2>&1
+status=$?
+set -e
+echo "$(date -u +%FT%TZ) nightly.sh: exit $status" >>"$log"
+exit "$status"
