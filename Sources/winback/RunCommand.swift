@@ -21,12 +21,15 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Output directory (overrides the config's output; relative to the current directory).")
     var out: String?
 
+    @Flag(name: .long, help: "Every rejected record as a compiler-style line on stderr (file:line: error: code: message).")
+    var verbose = false
+
     @Flag(name: .long, help: "No progress or log lines on stderr.")
     var quiet = false
 
     func run() async throws {
         try await CommandSupport.run {
-            let outcome = try await RunJob.run(RunOptions(configPath: config, asOf: asOf, outputOverride: out, isQuiet: quiet))
+            let outcome = try await RunJob.run({ var options = RunOptions(configPath: config, asOf: asOf, outputOverride: out, isQuiet: quiet); options.isVerbose = verbose; return options }())
             CommandSupport.writeStdout(outcome.summaryLine)
             return outcome.exitCode
         }

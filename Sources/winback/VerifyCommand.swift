@@ -15,12 +15,15 @@ struct VerifyCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The run configuration (JSON).")
     var config: String
 
+    @Flag(name: .long, help: "Every rejected record as a compiler-style line on stderr (file:line: error: code: message).")
+    var verbose = false
+
     @Flag(name: .long, help: "No progress or counts on stderr.")
     var quiet = false
 
     func run() async throws {
         try await CommandSupport.run {
-            let outcome = try await VerifyJob.run(configPath: config, isQuiet: quiet, writeLine: CommandSupport.writeStdout)
+            let outcome = try await VerifyJob.run(configPath: config, isQuiet: quiet, isVerbose: verbose, writeLine: CommandSupport.writeStdout)
             if !quiet { CommandSupport.writeStderr(outcome.report) }
             CommandSupport.writeStdout(outcome.summaryLine)
             return outcome.exitCode

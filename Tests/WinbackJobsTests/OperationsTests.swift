@@ -86,3 +86,71 @@ import WinbackTestSupport
         #expect(leftovers.isEmpty)
     }
 }
+
+@Suite struct OperationsMoreTests {
+    @Test func anInputThatCannotBeReadExits74NamingIt() throws {
+        let config = try SampleConfig.copy("unreadable") { text in
+            let start = text.range(of: "\"inputs\": [")!.lowerBound
+            let end = text.range(of: "],", range: start..<text.endIndex)!.upperBound
+            return text.replacingCharacters(in: start..<end, with: "\"inputs\": [\"in/*\"],")
+        }
+        let directory = config.deletingLastPathComponent().appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // Reading /proc/self/mem at offset 0 fails with EIO even for root: an input the OS refuses to read.
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("broken.ndjson").path, withDestinationPath: "/proc/self/mem")
+        let result = try CommandRunner.run(["run", "--config", config.path, "--as-of", "2026-11-19"])
+        #expect(result.exitCode == 74)
+        #expect(result.firstErrorLine.hasPrefix("winback: error: I/O error: in/broken.ndjson: "))
+    }
+
+    @Test func sigtermMidRunLeavesThePreviousDayCompleteAndNoLeftoversAfterTheNextRun() throws {
+        let config = try SampleConfig.copy("sigterm")
+        let arguments = ["run", "--config", config.path, "--as-of", "2026-11-19", "--quiet"]
+        #expect(try CommandRunner.run(arguments).exitCode == 0)
+        let out = config.deletingLastPathComponent().appendingPathComponent("out")
+        let before = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("dt=2026-11-19").path).sorted()
+
+        let process = Process()
+        process.executableURL = CommandRunner.executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 1.5)
+        process.terminate()  // SIGTERM
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        let after = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("dt=2026-11-19").path).sorted()
+        #expect(after == before)
+        #expect(after.contains("_SUCCESS"))
+
+        #expect(try CommandRunner.run(arguments).exitCode == 0)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasPrefix(".tmp-") || $0.hasPrefix(".old-") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func backfillingAnOldDayLeavesOutLaterPurchases() async throws {
+        let config = try SampleConfig.copy("backfill")
+        let arguments = ["run", "--config", config.path, "--as-of", "2025-06-30", "--quiet"]
+        #expect(try CommandRunner.run(arguments).exitCode == 0)
+        let day = config.deletingLastPathComponent().appendingPathComponent("out/dt=2025-06-30")
+        let subscriptions = try Gunzip.text(Array(try Data(contentsOf: day.appendingPathComponent("subscriptions.csv.gz"))))
+        let rows = subscriptions.split(separator: "\n").dropFirst()
+        #expect(!rows.isEmpty && rows.count < 500)
+        // No transaction purchased on or after 2025-07-01T00:00Z is visible: every current period starts before it.
+        #expect(rows.allSatisfy { String($0.split(separator: ",", omittingEmptySubsequences: false)[9]) < "2025-07-01T00:00:00.000Z" })
+        let summary = try Gunzip.text(Array(try Data(contentsOf: day.appendingPathComponent("summary.json.gz"))))
+        #expect(summary.contains(#""future":"#) && !summary.contains(#""future":0,"#))
+        // Re-running the backfill reproduces it byte for byte.
+        let first = try Data(contentsOf: day.appendingPathComponent("subscriptions.csv.gz"))
+        #expect(try CommandRunner.run(arguments).exitCode == 0)
+        #expect(try Data(contentsOf: day.appendingPathComponent("subscriptions.csv.gz")) == first)
+    }
+
+    @Test func verboseListsEveryRejectionOnStderr() throws {
+        let result = try CommandRunner.run(["verify", "--config", Fixtures.packageRoot.appendingPathComponent("jobs/sample.json").path, "--verbose"])
+        let diagnostics = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(diagnostics.count == 21)
+        #expect(diagnostics.contains { $0 == "../sample-data/exports/bad/injected.ndjson:11: error: invalid_signature: ES256 signature does not verify with the leaf key (signedTransactionInfo)" })
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import WinbackCore
 import WinbackIO
 
@@ -58,6 +59,10 @@ public struct IngestPipeline: Sendable {
                 group.addTask { (sequence, await Self.work(batch, processor: processor)) }
             }
 
+            let totalBytes = files.reduce(0) { total, file in
+                total + ((try? FileManager.default.attributesOfItem(atPath: file.absolutePath)[.size] as? Int) ?? 0)
+            }
+            var bytesBefore = 0
             for file in files {
                 if firstError != nil { break }
                 let fileSource: FileByteSource
@@ -78,10 +83,11 @@ public struct IngestPipeline: Sendable {
                         if lines.count >= batchSize {
                             try await submit(.lines(source: file.relativePath, lines: lines))
                             lines.removeAll(keepingCapacity: true)
+                            progress?.setBytes(done: bytesBefore + digesting.byteCount, total: totalBytes)
                         }
                     }
                     if !lines.isEmpty { try await submit(.lines(source: file.relativePath, lines: lines)) }
-                    if let damage = reader.damage {
+                    if let damage = reader.damage as? StreamDamage {
                         try await submit(.records([Self.damageRecord(damage, file: file, line: reader.lineNumber + 1, tail: reader.damagedTail)]))
                     }
                 case .document:
@@ -107,6 +113,7 @@ public struct IngestPipeline: Sendable {
                     throw JobError.io(IOError(path: file.relativePath, reason: error.reason))
                 }
                 stats.append(InputStats(path: file.relativePath, bytes: digesting.byteCount, sha256: digesting.hexDigest()))
+                bytesBefore += digesting.byteCount
             }
             while let result = try await group.next() { receive(result) }
         }

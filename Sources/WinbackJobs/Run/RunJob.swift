@@ -52,7 +52,9 @@ public enum RunJob {
         let rejects = try ReportFileWriter(directory: temporary, schema: ReportSchema.rejects, isCSV: false)
         let ingest = try await IngestStage.run(loaded, isQuiet: options.isQuiet) { rejection in
             try rejects.write(line: rejection.jsonLine + "\n")
+            if options.isVerbose { FileHandle.standardError.write(Data((rejection.diagnostic + "\n").utf8)) }
         }
+        for message in ingest.inputWarnings { warn("warning: \(message)") }
         var outputs = [try rejects.finish()]
         let counts = ingest.counts
         let isOverThreshold = counts.rejectRate > config.report.maxRejectRate

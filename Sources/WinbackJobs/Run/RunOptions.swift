@@ -8,6 +8,8 @@ public struct RunOptions: Sendable {
     /// Overrides the config's `output`; relative to the current directory.
     public var outputOverride: String?
     public var isQuiet: Bool
+    /// Every rejection as a compiler-style line on stderr.
+    public var isVerbose: Bool = false
     /// Overrides the config's `ledger` (tests); relative to the current directory.
     public var ledgerOverride: String?
     /// The wall clock: the default as-of, the lock's start time and each offer's timestamp.

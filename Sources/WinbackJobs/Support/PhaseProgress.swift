@@ -5,12 +5,15 @@ import Synchronization
     import Glibc
 #endif
 
-/// Progress of a long phase on stderr: a live line with records/s when stderr is a terminal, else one
+/// Progress of a long phase on stderr: a live line with records/s and an ETA (from input bytes read) when
+/// stderr is a terminal, else one
 /// log line when the phase ends (`phase=ingest records=12000 seconds=0.84`). Silent when `isQuiet`.
 public final class PhaseProgress: Sendable {
     private struct State {
         var count = 0
         var lastPrint = 0.0
+        var bytesDone = 0
+        var bytesTotal = 0
     }
 
     public let phase: String
@@ -41,10 +44,25 @@ public final class PhaseProgress: Sendable {
             let now = Self.now()
             guard now - state.lastPrint >= 0.5 else { return nil }
             state.lastPrint = now
-            let rate = Double(state.count) / max(now - start, 1e-9)
-            return "\r\(phase): \(state.count) records, \(Int(rate)) records/s   "
+            let elapsed = max(now - start, 1e-9)
+            let rate = Double(state.count) / elapsed
+            var line = "\r\(phase): \(state.count) records, \(Int(rate)) records/s"
+            if state.bytesTotal > 0, state.bytesDone > 0 {
+                let fraction = min(1, Double(state.bytesDone) / Double(state.bytesTotal))
+                let remaining = Int(elapsed / fraction - elapsed)
+                line += String(format: ", %.0f%% of input, ETA %dm%02ds", fraction * 100, remaining / 60, remaining % 60)
+            }
+            return line + "   "
         }
         if let line { FileHandle.standardError.write(Data(line.utf8)) }
+    }
+
+    /// Input bytes read so far out of `total` (for the ETA of the live line).
+    public func setBytes(done: Int, total: Int) {
+        state.withLock { state in
+            state.bytesDone = done
+            state.bytesTotal = total
+        }
     }
 
     /// Seconds since the phase started.

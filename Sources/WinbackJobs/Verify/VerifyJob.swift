@@ -12,10 +12,11 @@ public enum VerifyJob {
         public var report: String
     }
 
-    public static func run(configPath: String, isQuiet: Bool, writeLine: (String) -> Void) async throws -> Outcome {
+    public static func run(configPath: String, isQuiet: Bool, isVerbose: Bool = false, writeLine: (String) -> Void) async throws -> Outcome {
         let loaded = try LoadedConfig.load(path: configPath)
         let result = try await IngestStage.run(loaded, isQuiet: isQuiet) { rejection in
             writeLine(rejection.jsonLine)
+            if isVerbose { FileHandle.standardError.write(Data((rejection.diagnostic + "\n").utf8)) }
         }
         let counts = result.counts
         let isOverThreshold = counts.rejectRate > loaded.config.report.maxRejectRate
