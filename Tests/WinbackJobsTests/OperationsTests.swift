@@ -89,13 +89,8 @@ import WinbackTestSupport
 
 @Suite struct OperationsMoreTests {
     @Test func anInputThatCannotBeReadExits74NamingIt() throws {
-        let config = try SampleConfig.copy("unreadable") { text in
-            let start = text.range(of: "\"inputs\": [")!.lowerBound
-            let end = text.range(of: "],", range: start..<text.endIndex)!.upperBound
-            return text.replacingCharacters(in: start..<end, with: "\"inputs\": [\"in/*\"],")
-        }
+        let config = try OperationsTests.inputsConfig("unreadable", files: [:])
         let directory = config.deletingLastPathComponent().appendingPathComponent("in")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // Reading /proc/self/mem at offset 0 fails with EIO even for root: an input the OS refuses to read.
         try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("broken.ndjson").path, withDestinationPath: "/proc/self/mem")
         let result = try CommandRunner.run(["run", "--config", config.path, "--as-of", "2026-11-19"])

@@ -6,8 +6,11 @@ public struct CommandRunner {
         public var exitCode: Int32
         public var stdout: String
         public var stderr: String
-        /// The first line of stderr (the error message).
-        public var firstErrorLine: String { stderr.split(separator: "\n").first.map(String.init) ?? "" }
+        /// The first line of stderr that is not a warning (the error message). Warnings, such as the one
+        /// about the sample key's file mode in a fresh clone (git keeps no 0600), may come before it.
+        public var firstErrorLine: String {
+            stderr.split(separator: "\n").first { !$0.hasPrefix("warning: ") }.map(String.init) ?? ""
+        }
     }
 
     /// The executable beside the test bundle (`.build/<config>/winback`).

@@ -47,7 +47,7 @@ public enum RecordClassifier {
             var records: [RawRecord] = []
             for (index, element) in elements.enumerated() {
                 let line = lines.line(at: element.range.lowerBound)
-                records += classifyObject(element.value, prefix: "[\(index)]", source: source, line: line, ranges: element.range, lines: lines) {
+                records += classifyObject(element.value, prefix: "[\(index)]", source: source, line: line, lines: lines) {
                     range in range.map(jwsText) ?? text(element.range)
                 }
             }
@@ -72,7 +72,7 @@ public enum RecordClassifier {
                 return statusRecords(groups, source: source, lines: lines, text: text, jwsText: jwsText)
             }
             let line = lines.line(at: wholeRange.lowerBound)
-            return classifyObject(value, prefix: nil, source: source, line: line, ranges: wholeRange, lines: lines) { range in
+            return classifyObject(value, prefix: nil, source: source, line: line, lines: lines) { range in
                 range.map(jwsText) ?? text(wholeRange)
             }
         default:
@@ -135,7 +135,7 @@ public enum RecordClassifier {
 
     /// Classifies one object. `text` gives the record text for a member's range (`nil` = the whole value).
     private static func classifyObject(
-        _ value: JSONValue, prefix: String?, source: String, line: Int, ranges: Range<Int>? = nil, lines: LineIndex? = nil,
+        _ value: JSONValue, prefix: String?, source: String, line: Int, lines: LineIndex? = nil,
         text: (Range<Int>?) -> RecordText
     ) -> [RawRecord] {
         func path(_ key: String) -> String { prefix.map { "\($0).\(key)" } ?? key }
@@ -190,23 +190,4 @@ public enum RecordClassifier {
     private static func firstNonWhitespace(_ bytes: [UInt8]) -> Int { bytes.firstIndex { !isSpace($0) } ?? 0 }
 
     private static func lastNonWhitespace(_ bytes: [UInt8]) -> Int { (bytes.lastIndex { !isSpace($0) } ?? -1) + 1 }
-}
-
-/// Byte offset → 1-based line number for a document.
-struct LineIndex {
-    private var lineStarts: [Int] = [0]
-
-    init(_ bytes: [UInt8]) {
-        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { lineStarts.append(offset + 1) }
-    }
-
-    func line(at offset: Int) -> Int {
-        var low = 0
-        var high = lineStarts.count
-        while low + 1 < high {
-            let middle = (low + high) / 2
-            if lineStarts[middle] <= offset { low = middle } else { high = middle }
-        }
-        return low + 1
-    }
 }
