@@ -88,7 +88,10 @@ public enum RunJob {
         // Campaigns: select (or re-emit the ledger's day), sign, then record the day in one transaction.
         let stage = CampaignStage(
             campaigns: campaigns, signer: signer, ledger: ledger, isSigning: !isOverThreshold, now: options.now, nonce: options.nonce)
+        let signPhase = PhaseProgress(phase: "sign", isQuiet: options.isQuiet)
         let campaignOutcome = try stage.run(model: model, calendar: calendar)
+        signPhase.advance(by: campaignOutcome.offerLines.count)
+        signPhase.finish()
         CrashPoint.reach("signed")
         var runId: Int64? = nil
         if let ledger, !isOverThreshold {
