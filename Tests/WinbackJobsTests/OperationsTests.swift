@@ -148,4 +148,14 @@ import WinbackTestSupport
         #expect(diagnostics.count == 21)
         #expect(diagnostics.contains { $0 == "../sample-data/exports/bad/injected.ndjson:11: error: invalid_signature: ES256 signature does not verify with the leaf key (signedTransactionInfo)" })
     }
+
+    @Test func aTerminalGetsALiveProgressLineWithAnETA() throws {
+        // `script` gives the run a terminal; without one the same run prints plain phase lines.
+        let command = "\(CommandRunner.executable.path) verify --config \(Fixtures.packageRoot.appendingPathComponent("jobs/sample.json").path)"
+        let result = try CommandRunner.runProgram("/usr/bin/script", ["-qc", command, "/dev/null"])
+        #expect(result.stdout.contains("records/s") && result.stdout.contains("ETA"))
+        let plain = try CommandRunner.run(["verify", "--config", Fixtures.packageRoot.appendingPathComponent("jobs/sample.json").path])
+        #expect(plain.stderr.hasPrefix("phase=ingest records=3428 seconds="))
+        #expect(!plain.stderr.contains("ETA"))
+    }
 }
