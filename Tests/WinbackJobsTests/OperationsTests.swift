@@ -58,6 +58,18 @@ import WinbackTestSupport
         #expect(result.stdout.contains(#""read":0,"accepted":0,"rejected":0"#))
     }
 
+    /// Child process ids of `parent`, from /proc/<pid>/stat.
+    static func children(of parent: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> Int32? in
+            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && Int32(fields[1]) == parent ? pid : nil
+        }
+    }
+
     @Test func nightlyScriptRunsOneAtATimeAndRecoversFromSIGKILL() throws {
         let config = try SampleConfig.copy("nightly")
         let logs = config.deletingLastPathComponent().appendingPathComponent("logs")
@@ -67,18 +79,29 @@ import WinbackTestSupport
         ]
         let script = Fixtures.packageRoot.appendingPathComponent("jobs/nightly.sh").path
         let first = Process()
-        first.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        first.arguments = ["bash", script]
+        first.executableURL = URL(fileURLWithPath: "/bin/bash")
+        first.arguments = [script]
         first.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        first.standardOutput = FileHandle.nullDevice
+        first.standardError = FileHandle.nullDevice
         try first.run()
-        Thread.sleep(forTimeInterval: 1.0)
+        // Wait until the script has started winback, then try a second nightly.
+        var children: [Int32] = []
+        for _ in 0..<200 where children.isEmpty {
+            Thread.sleep(forTimeInterval: 0.05)
+            children = Self.children(of: first.processIdentifier)
+        }
+        #expect(!children.isEmpty)
         let second = try CommandRunner.runProgram("/bin/bash", [script], environment: environment)
         #expect(second.exitCode == 75)
-        kill(-first.processIdentifier, SIGKILL)
+        // SIGKILL the first nightly: winback and the script, as `kill -9` on the job would.
+        for child in children { kill(child, SIGKILL) }
+        kill(first.processIdentifier, SIGKILL)
         first.waitUntilExit()
+        let day = config.deletingLastPathComponent().appendingPathComponent("out/dt=2026-11-19")
+        #expect(!FileManager.default.fileExists(atPath: day.path), "the first run was killed before publishing")
         let again = try CommandRunner.runProgram("/bin/bash", [script], environment: environment)
         #expect(again.exitCode == 0)
-        let day = config.deletingLastPathComponent().appendingPathComponent("out/dt=2026-11-19")
         #expect(FileManager.default.fileExists(atPath: day.appendingPathComponent("_SUCCESS").path))
         let log = try String(contentsOf: logs.appendingPathComponent("winback-2026-11-19.log"), encoding: .utf8)
         #expect(log.contains("nightly.sh: exit 0"))
