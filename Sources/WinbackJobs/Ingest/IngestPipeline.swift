@@ -114,6 +114,7 @@ public struct IngestPipeline: Sendable {
                 }
                 stats.append(InputStats(path: file.relativePath, bytes: digesting.byteCount, sha256: digesting.hexDigest()))
                 bytesBefore += digesting.byteCount
+                progress?.setBytes(done: bytesBefore, total: totalBytes)
             }
             while let result = try await group.next() { receive(result) }
         }
