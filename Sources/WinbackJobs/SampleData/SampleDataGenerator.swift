@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 import WinbackCore
 import WinbackCrypto
 import WinbackIO
@@ -7,7 +8,7 @@ import WinbackIO
 /// Builds the synthetic, signed demo dataset of `winback sample-data`: a TEST-ONLY PKI, a demo
 /// In-App Purchase key, simulated subscriptions written in every input shape of SPEC §3, and a few
 /// malformed records of each reject kind (listed in `expected-rejects.json`).
-public struct SampleDataGenerator {
+public struct SampleDataGenerator: Sendable {
     public static let bundleId = "com.example.winback"
     public static let appAppleId: Int64 = 1_234_567_890
     public static let environment = "Production"
@@ -24,7 +25,7 @@ public struct SampleDataGenerator {
         self.seed = seed
     }
 
-    private struct Signer {
+    private struct Signer: Sendable {
         let pki: TestPKI
         func sign(_ payload: JSONValue, header: JSONValue? = nil) throws -> String {
             let header = header ?? JSONText.object([("alg", .string("ES256")), ("x5c", JSONText.array(pki.x5c.map { .string($0) }))])
@@ -32,64 +33,56 @@ public struct SampleDataGenerator {
         }
     }
 
-    public func generate() throws -> SampleDataset {
+    /// Generates the dataset. The large gzip NDJSON files are streamed through writers that `open` returns
+    /// for a dataset-relative path; the small files come back in the dataset.
+    public func generate(open: (String) throws -> GzipWriter) throws -> SampleDataset {
         let pki = try TestPKI.make(seed: seed)
         let signer = Signer(pki: pki)
         var simulator = SubscriptionSimulator(
             seed: seed, bundleId: Self.bundleId, environment: Self.environment, appAppleId: Self.appAppleId, anchor: Self.anchor)
-        let simulated = (0..<subscriptions).map { simulator.simulate(index: $0) }
         var dataset = SampleDataset(subscriptionCount: subscriptions)
 
-        // 1. NDJSON (gzip), two parts: {"signedTransactionInfo"} lines, renewal info on each subscription's last line.
-        let half = (simulated.count + 1) / 2
-        for (part, slice) in [simulated[..<half], simulated[half...]].enumerated() {
-            var lines: [String] = []
-            for subscription in slice {
-                for (index, transaction) in subscription.transactions.enumerated() {
-                    var pairs: [(String, JSONValue)] = [("signedTransactionInfo", .string(try signer.sign(transaction)))]
-                    if index == subscription.transactions.count - 1, let renewal = subscription.renewalInfo {
-                        pairs.append(("signedRenewalInfo", .string(try signer.sign(renewal))))
-                    }
-                    lines.append(JSONText.render(JSONText.object(pairs)))
-                }
-            }
-            let text = lines.joined(separator: "\n") + "\n"
-            dataset.files.append(("exports/transactions/part-\(part).ndjson.gz", try GzipWriter.compress(Array(text.utf8))))
-        }
-
-        // 2. Notifications V2 (gzip NDJSON): refunds carry the re-signed transaction; some purchases; a TEST;
-        //    one with a subtype Apple may add later (kept raw, counted as a warning).
-        var notificationLines: [String] = []
+        // 1 and 2 stream: chunks of subscriptions are simulated in order, signed on all cores, and appended in
+        // order to gzip NDJSON — two transaction parts ({"signedTransactionInfo"} lines, the renewal info on each
+        // subscription's last line) and the Server Notifications V2 (refunds carry the re-signed transaction; some
+        // purchases; one subtype Apple may add later, kept raw and counted as a warning; a TEST at the end).
+        // Memory holds one chunk, so a million subscriptions fit.
+        let half = (subscriptions + 1) / 2
+        let parts = [try open("exports/transactions/part-0.ndjson.gz"), try open("exports/transactions/part-1.ndjson.gz")]
+        let notifications = try open("exports/notifications/notifications.ndjson.gz")
+        var simulated: [SimulatedSubscription] = []
         var notificationCount = 0
-        for subscription in simulated {
-            for notification in subscription.notifications {
-                notificationCount += 1
-                var data: [(String, JSONValue)] = [
-                    ("appAppleId", .integer(Self.appAppleId)), ("bundleId", .string(Self.bundleId)),
-                    ("bundleVersion", .string("4.2")), ("environment", .string(Self.environment)),
-                ]
-                if let transaction = notification.transaction { data.append(("signedTransactionInfo", .string(try signer.sign(transaction)))) }
-                if let renewal = notification.renewalInfo ?? subscription.renewalInfo {
-                    data.append(("signedRenewalInfo", .string(try signer.sign(renewal))))
+        var start = 0
+        while start < subscriptions {
+            let end = min(start + 512, subscriptions)
+            let chunk = (start..<end).map { simulator.simulate(index: $0) }
+            if simulated.count < 12 { simulated += chunk.prefix(12 - simulated.count) }
+            let numbers = chunk.map { subscription in
+                subscription.notifications.map { _ in
+                    notificationCount += 1
+                    return notificationCount
                 }
-                if let status = notification.status { data.append(("status", .integer(status))) }
-                var payload: [(String, JSONValue)] = [("notificationType", .string(notification.notificationType))]
-                let subtype = notificationCount == 3 ? "FUTURE_SUBTYPE_2027" : notification.subtype
-                if let subtype { payload.append(("subtype", .string(subtype))) }
-                payload += [
-                    ("notificationUUID", .string(deterministicUUID(notificationCount))), ("data", JSONText.object(data)),
-                    ("version", .string("2.0")), ("signedDate", .integer(notification.signedDate)),
-                ]
-                notificationLines.append(JSONText.render(JSONText.object([("signedPayload", .string(try signer.sign(JSONText.object(payload))))])))
             }
+            let signed = Mutex<[Int: Result<([String], [String]), any Error>]>([:])
+            DispatchQueue.concurrentPerform(iterations: chunk.count) { offset in
+                let result = Result { try self.lines(for: chunk[offset], notificationNumbers: numbers[offset], signer: signer) }
+                signed.withLock { $0[offset] = result }
+            }
+            for offset in chunk.indices {
+                guard let (transactionLines, notificationLines) = try signed.withLock({ try $0[offset]?.get() }) else { continue }
+                let part = parts[start + offset < half ? 0 : 1]
+                for line in transactionLines { try part.write(line + "\n") }
+                for line in notificationLines { try notifications.write(line + "\n") }
+            }
+            start = end
         }
         let testNotification = JSONText.object([
             ("notificationType", .string("TEST")), ("notificationUUID", .string(deterministicUUID(0))),
             ("data", JSONText.object([("appAppleId", .integer(Self.appAppleId)), ("bundleId", .string(Self.bundleId)), ("environment", .string(Self.environment))])),
             ("version", .string("2.0")), ("signedDate", .integer(Self.anchor - 3_600_000)),
         ])
-        notificationLines.append(JSONText.render(JSONText.object([("signedPayload", .string(try signer.sign(testNotification)))])))
-        dataset.files.append(("exports/notifications/notifications.ndjson.gz", try GzipWriter.compress(Array((notificationLines.joined(separator: "\n") + "\n").utf8))))
+        try notifications.write(JSONText.render(JSONText.object([("signedPayload", .string(try signer.sign(testNotification)))])) + "\n")
+        for writer in parts + [notifications] { try writer.finish() }
 
         // 3. Get Transaction History responses (JSON documents, pretty-printed) for a few subscriptions.
         for subscription in simulated.prefix(4) {
@@ -140,6 +133,39 @@ public struct SampleDataGenerator {
         // 7. Bad records, one or more per reject kind.
         try appendBadRecords(to: &dataset, signer: signer, pki: pki, template: simulated.first?.transactions.first)
         return dataset
+    }
+
+    /// The signed NDJSON lines of one subscription: its transactions, and its notifications numbered `numbers`.
+    private func lines(for subscription: SimulatedSubscription, notificationNumbers numbers: [Int], signer: Signer) throws -> ([String], [String]) {
+        var transactionLines: [String] = []
+        for (index, transaction) in subscription.transactions.enumerated() {
+            var pairs: [(String, JSONValue)] = [("signedTransactionInfo", .string(try signer.sign(transaction)))]
+            if index == subscription.transactions.count - 1, let renewal = subscription.renewalInfo {
+                pairs.append(("signedRenewalInfo", .string(try signer.sign(renewal))))
+            }
+            transactionLines.append(JSONText.render(JSONText.object(pairs)))
+        }
+        var notificationLines: [String] = []
+        for (notification, number) in zip(subscription.notifications, numbers) {
+            var data: [(String, JSONValue)] = [
+                ("appAppleId", .integer(Self.appAppleId)), ("bundleId", .string(Self.bundleId)),
+                ("bundleVersion", .string("4.2")), ("environment", .string(Self.environment)),
+            ]
+            if let transaction = notification.transaction { data.append(("signedTransactionInfo", .string(try signer.sign(transaction)))) }
+            if let renewal = notification.renewalInfo ?? subscription.renewalInfo {
+                data.append(("signedRenewalInfo", .string(try signer.sign(renewal))))
+            }
+            if let status = notification.status { data.append(("status", .integer(status))) }
+            var payload: [(String, JSONValue)] = [("notificationType", .string(notification.notificationType))]
+            let subtype = number == 3 ? "FUTURE_SUBTYPE_2027" : notification.subtype
+            if let subtype { payload.append(("subtype", .string(subtype))) }
+            payload += [
+                ("notificationUUID", .string(deterministicUUID(number))), ("data", JSONText.object(data)),
+                ("version", .string("2.0")), ("signedDate", .integer(notification.signedDate)),
+            ]
+            notificationLines.append(JSONText.render(JSONText.object([("signedPayload", .string(try signer.sign(JSONText.object(payload))))])))
+        }
+        return (transactionLines, notificationLines)
     }
 
     private func deterministicUUID(_ number: Int) -> String {

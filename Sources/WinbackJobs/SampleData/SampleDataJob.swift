@@ -16,9 +16,26 @@ public enum SampleDataJob {
 
     public static func run(outputDirectory: String, subscriptions: Int, seed: UInt64) throws -> Outcome {
         let generator = SampleDataGenerator(subscriptions: subscriptions, seed: seed)
+        let root = FileSystem.resolve(outputDirectory, against: FileManager.default.currentDirectoryPath)
+        var streamed: [(path: String, handle: FileHandle)] = []
+        var streamedBytes = 0
         let dataset: SampleDataset
         do {
-            dataset = try generator.generate()
+            dataset = try generator.generate { path in
+                let target = root + "/" + path
+                try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                guard FileManager.default.createFile(atPath: target, contents: nil), let handle = FileHandle(forWritingAtPath: target) else {
+                    throw IOError(path: target, reason: "cannot write")
+                }
+                streamed.append((path, handle))
+                return try GzipWriter { chunk in
+                    try handle.write(contentsOf: chunk)
+                    streamedBytes += chunk.count
+                }
+            }
+            for (_, handle) in streamed { try handle.close() }
+        } catch let error as IOError {
+            throw JobError.io(error)
         } catch {
             throw JobError.internalError("sample data generation failed: \(error)")
         }
@@ -31,9 +48,9 @@ public enum SampleDataJob {
         files.append(("winback.json", Array(config(prefix: "", output: "out", ledger: "state/ledger.sqlite").utf8)))
         files.append(("README.md", Array(readme(subscriptions: subscriptions, seed: seed).utf8)))
 
-        var bytes = 0
+        var bytes = streamedBytes
         for (path, contents) in files {
-            let target = FileSystem.resolve(path, against: FileSystem.resolve(outputDirectory, against: FileManager.default.currentDirectoryPath))
+            let target = FileSystem.resolve(path, against: root)
             let directory = (target as NSString).deletingLastPathComponent
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -50,10 +67,10 @@ public enum SampleDataJob {
         }
         let summary = JSONText.object([
             ("command", .string("sample-data")), ("subscriptions", .integer(Int64(subscriptions))), ("seed", .integer(Int64(bitPattern: seed))),
-            ("files", .integer(Int64(files.count))), ("bytes", .integer(Int64(bytes))),
+            ("files", .integer(Int64(files.count + streamed.count))), ("bytes", .integer(Int64(bytes))),
             ("injectedBadRecords", .integer(Int64(dataset.expectedRejects.count))),
         ])
-        return Outcome(files: files.count, bytes: bytes, expectedRejects: dataset.expectedRejects.count, summaryLine: JSONText.render(summary))
+        return Outcome(files: files.count + streamed.count, bytes: bytes, expectedRejects: dataset.expectedRejects.count, summaryLine: JSONText.render(summary))
     }
 
     /// `expected-rejects.json`: the injected bad records, one object per line inside an array.
