@@ -23,10 +23,5 @@ final class DigestingSource: ByteSource {
     }
 
     /// Lower-case hex SHA-256 of everything read so far.
-    func hexDigest() -> String {
-        hasher.finalize().map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
-    }
+    func hexDigest() -> String { HexDigest.string(hasher.finalize()) }
 }

@@ -67,7 +67,7 @@ final class ReportFileWriter {
             throw .io(IOError(path: path, reason: "\(error)"))
         }
         gzip = nil
-        let digest = hasher.finalize().map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        let digest = HexDigest.string(hasher.finalize())
         return OutputStats(name: schema.name, rows: rows, bytes: byteCount, sha256: digest, schema: schema)
     }
 }

@@ -117,7 +117,7 @@ public enum RunJob {
         reportPhase.advance(by: outputs.reduce(0) { $0 + $1.rows })
         reportPhase.finish()
 
-        let configDigest = SHA256.hash(data: loaded.bytes).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        let configDigest = HexDigest.string(SHA256.hash(data: loaded.bytes))
         let manifest = RunSummary.manifest(
             calendar: calendar, timeZone: config.report.timeZone, configSha256: configDigest, inputs: ingest.inputs, counts: counts,
             outputs: outputs)
