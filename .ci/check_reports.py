@@ -41,6 +41,14 @@ def main(directory: str) -> int:
         elif output["name"].endswith(".ndjson.gz"):
             rows = con.execute(f"SELECT count(*) FROM read_json_auto('{path}', format='newline_delimited')").fetchone()[0] \
                 if output["rows"] else 0
+        elif output["name"].endswith(".html"):
+            page = open(path, encoding="utf-8").read()
+            sections = ["active", "churn", "expiration", "offers", "retention", "campaigns", "quality"]
+            missing = [s for s in sections if f'<section id="{s}">' not in page]
+            if missing or len(page.encode()) >= 2_000_000:
+                print(f"FAIL {output['name']}: missing sections {missing} or over 2 MB")
+                failures += 1
+            rows = 0
         else:
             rows = 1 if output["rows"] == 1 else 0
             json.loads(__import__("gzip").open(path).read())

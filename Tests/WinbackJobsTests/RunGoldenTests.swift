@@ -60,8 +60,8 @@ import WinbackTestSupport
         let names = try FileManager.default.contentsOfDirectory(atPath: published.path).sorted()
         #expect(names == [
             "_SUCCESS", "_manifest.json", "churn_daily.csv.gz", "churn_monthly.csv.gz", "eligible_accounts.csv.gz",
-            "expiration_reasons.csv.gz", "offer_usage.csv.gz", "offers.ndjson.gz", "rejects.ndjson.gz", "retention_cohorts.csv.gz",
-            "subscriptions.csv.gz", "summary.json.gz",
+            "expiration_reasons.csv.gz", "offer_usage.csv.gz", "offers.ndjson.gz", "rejects.ndjson.gz", "report.html",
+            "retention_cohorts.csv.gz", "subscriptions.csv.gz", "summary.json.gz",
         ])
         let isRecording = ProcessInfo.processInfo.environment["WINBACK_RECORD_GOLDEN"] == "1"
         if isRecording { try FileManager.default.createDirectory(at: Self.goldenDirectory, withIntermediateDirectories: true) }

@@ -95,4 +95,10 @@ public struct ReportCalendar: Sendable {
         if nextMonthStart <= asOf { return (y, m) }
         return m == 1 ? (y - 1, 12) : (y, m - 1)
     }
+
+    /// `lastFullMonth` as `YYYY-MM`.
+    public var lastFullMonthLabel: String {
+        let (year, month) = lastFullMonth
+        return String(year) + "-" + (month < 10 ? "0" : "") + String(month)
+    }
 }

@@ -59,7 +59,7 @@ public enum ModelBenchmark {
             for timeline in model.timelines { try subscriptions.write(row: SubscriptionsReport.row(timeline)) }
             rows += try subscriptions.finish().rows
             for (schema, table) in [
-                (ReportSchema.churnMonthly, reports.churnMonthly.rows(productGroups: model.productGroups)),
+                (ReportSchema.churnMonthly, reports.churnMonthlyRows),
                 (.churnDaily, reports.churnDaily.rows(productGroups: model.productGroups)), (.expirationReasons, reports.expirationReasons),
                 (.offerUsage, reports.offerUsage), (.retentionCohorts, reports.retentionCohorts),
             ] {

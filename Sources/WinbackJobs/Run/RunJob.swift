@@ -73,7 +73,7 @@ public enum RunJob {
         for timeline in model.timelines { try subscriptions.write(row: SubscriptionsReport.row(timeline)) }
         outputs.append(try subscriptions.finish())
         let tables: [(ReportSchema, [[String?]])] = [
-            (.churnMonthly, reports.churnMonthly.rows(productGroups: model.productGroups)),
+            (.churnMonthly, reports.churnMonthlyRows),
             (.churnDaily, reports.churnDaily.rows(productGroups: model.productGroups)),
             (.expirationReasons, reports.expirationReasons),
             (.offerUsage, reports.offerUsage),
@@ -114,6 +114,10 @@ public enum RunJob {
         let summaryWriter = try ReportFileWriter(directory: temporary, schema: .summary, isCSV: false)
         try summaryWriter.write(line: JSONText.render(summary) + "\n")
         outputs.append(try summaryWriter.finish())
+        let page = RunPage.content(
+            calendar: calendar, timeZone: config.report.timeZone, inputs: ingest.inputs, counts: counts, model: model, reports: reports,
+            offersSigned: !isOverThreshold, campaigns: campaignOutcome.perCampaign)
+        outputs.append(try RunPage.write(page, to: temporary))
         reportPhase.advance(by: outputs.reduce(0) { $0 + $1.rows })
         reportPhase.finish()
 

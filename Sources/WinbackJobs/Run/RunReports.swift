@@ -5,6 +5,8 @@ import WinbackCore
 public struct RunReports: Sendable {
     public var churnMonthly: ChurnReport
     public var churnDaily: ChurnReport
+    /// The rows of `churn_monthly.csv`, as written.
+    public var churnMonthlyRows: [[String?]]
     public var expirationReasons: [[String?]]
     public var offerUsage: [[String?]]
     public var retentionCohorts: [[String?]]
@@ -16,6 +18,7 @@ public struct RunReports: Sendable {
         let firstPurchase = reportable.compactMap { $0.transactions.first?.purchaseDate }.min() ?? (calendar.asOf - 1)
         churnMonthly = ChurnReport(periods: calendar.months(from: firstPurchase), timelines: reportable)
         churnDaily = ChurnReport(periods: calendar.days(count: 90), timelines: reportable)
+        churnMonthlyRows = churnMonthly.rows(productGroups: model.productGroups)
         expirationReasons = ExpirationReasonsReport.rows(reportable)
         offerUsage = OfferUsageReport.rows(reportable)
         retentionCohorts = RetentionCohortsReport.rows(reportable, calendar: calendar)

@@ -2,13 +2,14 @@ import WinbackCore
 
 /// `summary.json.gz` and the run's stdout line (SPEC §10).
 enum RunSummary {
+    /// Status order of `subscriptionsByStatus` (and of the page's status mix).
+    static let statuses: [SubscriptionStatus] = [.active, .expired, .billingRetry, .billingGracePeriod, .revoked]
+
     static func json(
         calendar: ReportCalendar, timeZone: String, offersSigned: Bool, counts: IngestCounts, model: SubscriptionModel,
         reports: RunReports, campaigns: [(String, JSONValue)]
     ) -> JSONValue {
-        let statuses: [SubscriptionStatus] = [.active, .expired, .billingRetry, .billingGracePeriod, .revoked]
-        let (year, month) = calendar.lastFullMonth
-        let label = String(year) + "-" + (month < 10 ? "0" : "") + String(month)
+        let label = calendar.lastFullMonthLabel
         var activeStart = 0
         var churned = 0
         if let index = reports.churnMonthly.periods.firstIndex(where: { $0.label == label }) {

@@ -1,0 +1,76 @@
+/// Everything `report.html` shows, taken from the run's in-memory results: the same row strings that are
+/// written to the CSV reports and the same counts that go into `summary.json.gz`, so the page never
+/// computes a number differently from the files.
+public struct ReportPageContent: Sendable {
+    /// One campaign's counts as in the summary's `offersPerCampaign`.
+    public struct CampaignCounts: Sendable, Equatable {
+        public var id: String
+        public var eligible: Int
+        public var treatment: Int
+        public var holdout: Int
+        public var signed: Int
+
+        public init(id: String, eligible: Int, treatment: Int, holdout: Int, signed: Int) {
+            self.id = id
+            self.eligible = eligible
+            self.treatment = treatment
+            self.holdout = holdout
+            self.signed = signed
+        }
+    }
+
+    /// `YYYY-MM-DD` of the as-of day.
+    public var asOf: String
+    /// IANA time zone of the report periods.
+    public var timeZone: String
+    public var toolVersion: String
+    /// Number of input files read and their total size in bytes (as stored).
+    public var inputFiles: Int
+    public var inputBytes: Int
+    public var counts: IngestCounts
+    /// Transactions purchased after the as-of instant, and non-subscription transactions (not modelled).
+    public var future: Int
+    public var otherProductTypes: Int
+    /// Subscriptions per status (family-shared excluded), in the summary's status order.
+    public var subscriptionsByStatus: [(status: String, count: Int)]
+    public var familyShared: Int
+    /// Whether offers were signed (false when the reject rate exceeded `report.maxRejectRate`).
+    public var offersSigned: Bool
+    /// `YYYY-MM` of the last full month (the summary's `lastFullMonth.month`).
+    public var lastFullMonth: String
+    /// Every month of `churn_monthly`, oldest first, including months without rows.
+    public var months: [String]
+    /// Rows of `churn_monthly.csv`, `expiration_reasons.csv`, `offer_usage.csv`, `retention_cohorts.csv`.
+    public var churnMonthly: [[String?]]
+    public var expirationReasons: [[String?]]
+    public var offerUsage: [[String?]]
+    public var retentionCohorts: [[String?]]
+    /// Campaigns in id order.
+    public var campaigns: [CampaignCounts]
+
+    public init(
+        asOf: String, timeZone: String, toolVersion: String, inputFiles: Int, inputBytes: Int, counts: IngestCounts, future: Int,
+        otherProductTypes: Int, subscriptionsByStatus: [(status: String, count: Int)], familyShared: Int, offersSigned: Bool,
+        lastFullMonth: String, months: [String], churnMonthly: [[String?]], expirationReasons: [[String?]], offerUsage: [[String?]],
+        retentionCohorts: [[String?]], campaigns: [CampaignCounts]
+    ) {
+        self.asOf = asOf
+        self.timeZone = timeZone
+        self.toolVersion = toolVersion
+        self.inputFiles = inputFiles
+        self.inputBytes = inputBytes
+        self.counts = counts
+        self.future = future
+        self.otherProductTypes = otherProductTypes
+        self.subscriptionsByStatus = subscriptionsByStatus
+        self.familyShared = familyShared
+        self.offersSigned = offersSigned
+        self.lastFullMonth = lastFullMonth
+        self.months = months
+        self.churnMonthly = churnMonthly
+        self.expirationReasons = expirationReasons
+        self.offerUsage = offerUsage
+        self.retentionCohorts = retentionCohorts
+        self.campaigns = campaigns
+    }
+}

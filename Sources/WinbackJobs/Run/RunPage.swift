@@ -1,0 +1,43 @@
+import Crypto
+import Foundation
+import WinbackCore
+import WinbackIO
+
+/// `report.html` of a run: the page content gathered from the run's results, and the file written next to
+/// the reports (plain HTML, not gzip, so a browser opens it directly).
+enum RunPage {
+    static let schema = ReportSchema(name: "report.html", columns: [])
+
+    static func content(
+        calendar: ReportCalendar, timeZone: String, inputs: [InputStats], counts: IngestCounts, model: SubscriptionModel, reports: RunReports,
+        offersSigned: Bool, campaigns: [(id: String, eligible: Int, treatment: Int, holdout: Int, signed: Int)]
+    ) -> ReportPageContent {
+        ReportPageContent(
+            asOf: calendar.asOfLabel, timeZone: timeZone, toolVersion: WinbackVersion.current, inputFiles: inputs.count,
+            inputBytes: inputs.reduce(0) { $0 + $1.bytes }, counts: counts, future: model.future, otherProductTypes: model.otherProductTypes,
+            subscriptionsByStatus: RunSummary.statuses.map { (status: $0.rawValue, count: reports.subscriptionsByStatus[$0] ?? 0) },
+            familyShared: reports.familyShared, offersSigned: offersSigned, lastFullMonth: calendar.lastFullMonthLabel,
+            months: reports.churnMonthly.periods.map(\.label), churnMonthly: reports.churnMonthlyRows,
+            expirationReasons: reports.expirationReasons, offerUsage: reports.offerUsage, retentionCohorts: reports.retentionCohorts,
+            campaigns: campaigns.map {
+                ReportPageContent.CampaignCounts(id: $0.id, eligible: $0.eligible, treatment: $0.treatment, holdout: $0.holdout, signed: $0.signed)
+            })
+    }
+
+    /// Renders the page into `directory/report.html`; `rows` is 0 (the page has no data rows).
+    static func write(_ content: ReportPageContent, to directory: String) throws(JobError) -> OutputStats {
+        let bytes = Data(ReportPage.render(content).utf8)
+        let path = directory + "/" + schema.name
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw .io(IOError(path: path, reason: "cannot create file"))
+        }
+        do {
+            try handle.write(contentsOf: bytes)
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            throw .io(IOError(path: path, reason: "\(error)"))
+        }
+        return OutputStats(name: schema.name, rows: 0, bytes: bytes.count, sha256: HexDigest.string(SHA256.hash(data: bytes)), schema: schema)
+    }
+}

@@ -1,0 +1,155 @@
+import Testing
+import WinbackTestSupport
+
+@testable import WinbackCore
+
+@Suite struct ReportPageTests {
+    /// A small run: two months, one product group, two offers, one cohort, one campaign.
+    static func content(
+        offers: [[String?]]? = nil, products: Int = 1, groups: Int = 1, cohorts: Int = 1, productId: String = "com.example.monthly"
+    ) -> ReportPageContent {
+        var counts = IngestCounts()
+        counts.read = 110
+        counts.accepted = 107
+        counts.rejected = 3
+        counts.rejectedByCode = [.malformedJSON: 2, .invalidSignature: 1]
+        counts.duplicates = 4
+        counts.warnings = 1
+        func churnRow(_ month: String, _ product: String, _ group: String, activeStart: Int, activeEnd: Int, churned: [Int]) -> [String?] {
+            // churned: voluntary, price_increase, billing_error, billing_retry, product_unavailable, other, unknown, refund, returned
+            let total = churned.reduce(0, +)
+            return [month, product, group, String(activeStart), String(activeEnd), "0", "0", String(total)] + churned.map(String.init)
+                + [RateFormat.format(total, activeStart)]
+        }
+        var churn: [[String?]] = []
+        for index in 0..<max(products, groups) {
+            let product = index == 0 ? productId : "product.\(index)"
+            let group = "group.\(index % groups)"
+            churn.append(churnRow("2026-09", product, group, activeStart: 100, activeEnd: 96, churned: [3, 1, 0, 0, 0, 0, 0, 0, 0]))
+            churn.append(churnRow("2026-10", product, group, activeStart: 96, activeEnd: 90, churned: [2, 0, 1, 1, 0, 1, 1, 1, 1]))
+            churn.append(churnRow("2026-11", product, group, activeStart: 90, activeEnd: 91, churned: [1, 0, 0, 0, 0, 0, 0, 0, 0]))
+        }
+        var expiration: [[String?]] = []
+        for index in 0..<products {
+            let product = index == 0 ? productId : "product.\(index)"
+            expiration.append([product, "voluntary", "1", "6", "0.600000"])
+            expiration.append([product, "billing_error", "2", "4", "0.400000"])
+        }
+        let retention: [[String?]] = (0..<cohorts).flatMap { cohort -> [[String?]] in
+            let month = "20\(20 + cohort / 12)-" + (cohort % 12 < 9 ? "0" : "") + String(cohort % 12 + 1)
+            return [[month, productId, "0", "10", "10", "10", "1.000000"], [month, productId, "1", "10", "10", "7", "0.700000"]]
+        }
+        return ReportPageContent(
+            asOf: "2026-11-19", timeZone: "America/Los_Angeles", toolVersion: "0.1.0", inputFiles: 2, inputBytes: 2_500_000, counts: counts,
+            future: 0, otherProductTypes: 2,
+            subscriptionsByStatus: [("active", 91), ("expired", 10), ("billing_retry", 1), ("billing_grace_period", 0), ("revoked", 2)],
+            familyShared: 3, offersSigned: true, lastFullMonth: "2026-10", months: ["2026-09", "2026-10", "2026-11"], churnMonthly: churn,
+            expirationReasons: expiration,
+            offerUsage: offers ?? [
+                ["1", nil, "FREE_TRIAL", "P1W", "40", "2", "38", "19", "0.500000", "1"],
+                ["2", "promo.1", "PAY_AS_YOU_GO", "P1M", "55", "5", "50", "40", "0.800000", "0"],
+            ],
+            retentionCohorts: retention,
+            campaigns: [.init(id: "winback-<voluntary>", eligible: 12, treatment: 10, holdout: 2, signed: 10)])
+    }
+
+    static func tableValues(_ html: String, id: String) throws -> [[String: String]] {
+        try #require(ReportPageReader.table(html, id: id), "no table \(id)")
+    }
+
+    @Test func everySectionIsPresentInOrder() {
+        let html = ReportPage.render(Self.content())
+        var cursor = html.startIndex
+        for id in ReportPage.sectionIDs {
+            guard let range = html.range(of: "<section id=\"\(id)\">", range: cursor..<html.endIndex) else {
+                Issue.record("section \(id) missing or out of order")
+                return
+            }
+            cursor = range.upperBound
+        }
+        #expect(html.components(separatedBy: "<svg ").count - 1 >= 7)
+        #expect(html.hasPrefix("<!DOCTYPE html>"))
+    }
+
+    @Test func pageIsSelfContained() {
+        let html = ReportPage.render(Self.content())
+        for forbidden in ["<script", "<link", "@import", "url(", "<img", "<iframe", "https://"] {
+            #expect(!html.contains(forbidden), "page contains \(forbidden)")
+        }
+        // The only URL is the SVG namespace, which browsers never fetch.
+        #expect(html.components(separatedBy: "http://").count - 1 == html.components(separatedBy: "http://www.w3.org/2000/svg").count - 1)
+    }
+
+    @Test func textFromTheDataIsEscaped() {
+        let html = ReportPage.render(Self.content(productId: "<script>alert(1)</script>"))
+        #expect(!html.contains("<script"))
+        #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(html.contains("winback-&lt;voluntary&gt;"))
+    }
+
+    @Test func lastFullMonthCalloutSumsTheChurnRows() {
+        let html = ReportPage.render(Self.content(products: 2))
+        // Two products, each 96 active at the start of October and 8 churned: 16 ÷ 192.
+        let figures = ["data-column=\"activeStart\" data-value=\"192\"", "data-column=\"churned\" data-value=\"16\"",
+            "data-column=\"churnRate\" data-value=\"0.083333\">8.3 %<"]
+        #expect(figures.filter { !html.contains($0) } == [])
+    }
+
+    @Test func offersAreSortedByRedemptionsWithTheCSVValues() throws {
+        let rows = try Self.tableValues(ReportPage.render(Self.content()), id: "offers-table")
+        #expect(rows.map { $0["redemptions"] } == ["55", "40"])
+        #expect(rows.map { $0["conversion_rate"] } == ["0.800000", "0.500000"])
+        #expect(rows.map { $0["offer_identifier"] } == ["promo.1", "–"])
+    }
+
+    @Test func qualityAndCampaignTablesCarryTheCounts() throws {
+        let html = ReportPage.render(Self.content())
+        let records = try Self.tableValues(html, id: "records-table").reduce(into: [String: String]()) { $0.merge($1) { a, _ in a } }
+        #expect(records["read"] == "110" && records["accepted"] == "107" && records["rejected"] == "3")
+        #expect(records["duplicates"] == "4" && records["warnings"] == "1" && records["otherProductTypes"] == "2")
+        let codes = try Self.tableValues(html, id: "rejects-table")
+        #expect(codes.map { $0["code"] } == ["invalid_signature", "malformed_json"])
+        let campaigns = try Self.tableValues(html, id: "campaigns-table")
+        #expect(campaigns == [["campaignId": "winback-&lt;voluntary&gt;", "eligible": "12", "treatment": "10", "holdout": "2", "signed": "10"]])
+    }
+
+    @Test func largeRunsStayBounded() throws {
+        let offers: [[String?]] = (0..<500).map { index in ["2", "promo.\(index)", "PAY_AS_YOU_GO", "P1M", String(index), "0", "0", "0", nil, "0"] }
+        let html = ReportPage.render(Self.content(offers: offers, products: 300, groups: 40, cohorts: 60))
+        #expect(html.utf8.count < 600_000, "page is \(html.utf8.count) bytes")
+        let rows = try Self.tableValues(html, id: "offers-table")
+        #expect(rows.count == ReportPage.maximumRows)
+        #expect(rows.first?["redemptions"] == "499")
+        #expect(html.contains("475 more offers in offer_usage.csv.gz."))
+        #expect(html.contains("33 other groups"))
+        #expect(html.contains("275 other products"))
+        #expect(html.contains("36 earlier cohorts"))
+    }
+
+    @Test func renderingIsDeterministic() {
+        #expect(ReportPage.render(Self.content(products: 3)) == ReportPage.render(Self.content(products: 3)))
+    }
+
+    @Test(arguments: [(12.345, 1, "12.3"), (0.05, 1, "0.1"), (-0.04, 1, "0.0"), (-2.5, 0, "-3"), (99.96, 1, "100.0"), (7, 2, "7.00")])
+    func fixedRoundsHalfAwayFromZero(_ value: Double, _ decimals: Int, _ expected: String) {
+        #expect(ChartNumber.fixed(value, decimals) == expected)
+    }
+
+    @Test(arguments: [(0, "0"), (999, "999"), (1000, "1,000"), (1_234_567, "1,234,567"), (-4200, "-4,200")])
+    func countsAreGroupedByThousands(_ value: Int, _ expected: String) {
+        #expect(ChartNumber.grouped(value) == expected)
+    }
+
+    @Test(arguments: [(291.0, true, 300.0, 100.0), (3.0, true, 3.0, 1.0), (0.094, false, 0.1, 0.025), (0.0, true, 4.0, 1.0), (18_000.0, true, 20_000.0, 5_000.0)])
+    func axesEndOnRoundNumbers(_ peak: Double, _ isCount: Bool, _ maximum: Double, _ step: Double) {
+        let axis = ChartNumber.axis(maximum: peak, isCount: isCount)
+        #expect(axis.maximum >= peak)
+        #expect(abs(axis.maximum - maximum) < 1e-9 && abs(axis.step - step) < 1e-9, "axis \(axis) for \(peak)")
+    }
+
+    @Test func heatmapRampRunsLightToDark() {
+        #expect(ChartPalette.ramp(0) == "#f7fbff")
+        #expect(ChartPalette.ramp(1) == "#08306b")
+        #expect(ChartPalette.ramp(2) == "#08306b")
+    }
+}
