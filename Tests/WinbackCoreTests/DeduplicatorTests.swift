@@ -19,9 +19,10 @@ import WinbackCore
         deduplicator.add(Self.transaction("1", signedDate: 20))
         deduplicator.add(Self.transaction("2", signedDate: 5))
         deduplicator.add(Self.transaction("2", signedDate: 5, revoked: 4))
-        #expect(deduplicator.transactions["1"]?.revocationDate == 25)
-        #expect(deduplicator.transactions["2"]?.revocationDate == 4)
+        #expect(deduplicator.transaction("1", of: "1")?.revocationDate == 25)
+        #expect(deduplicator.transaction("2", of: "2")?.revocationDate == 4)
         #expect(deduplicator.duplicates == 3)
+        #expect(deduplicator.transactionCount == 2)
     }
 
     @Test func renewalInfosDeduplicateByOriginalTransactionId() {
@@ -35,5 +36,44 @@ import WinbackCore
         }
         #expect(deduplicator.renewalInfos["7"]?.autoRenewStatus == 1)
         #expect(deduplicator.duplicates == 1)
+    }
+}
+
+@Suite struct CompactIdentifierTests {
+    @Test(arguments: ["2000000900000010", "0", "18446744073709551615", "007", "18446744073709551616", "abc", "", "12a", "１２"])
+    func printsBackExactlyAsWritten(_ text: String) {
+        #expect(CompactIdentifier(text).string == text)
+    }
+
+    @Test(arguments: [("2000000900000010", true), ("0", true), ("007", false), ("18446744073709551616", false), ("abc", false)])
+    func canonicalNumbersAreStoredAsNumbers(_ text: String, _ isNumber: Bool) {
+        if case .number = CompactIdentifier(text) { #expect(isNumber) } else { #expect(!isNumber) }
+    }
+
+    @Test(arguments: [("9", "10"), ("10", "a"), ("007", "8"), ("2000000900000010", "2000000900000011"), ("99", "0100")])
+    func orderMatchesIdentifierOrder(_ lower: String, _ higher: String) {
+        #expect(CompactIdentifier.precedes(CompactIdentifier(lower), CompactIdentifier(higher)) == IdentifierOrder.less(lower, higher))
+        #expect(CompactIdentifier.precedes(CompactIdentifier(higher), CompactIdentifier(lower)) == IdentifierOrder.less(higher, lower))
+    }
+}
+
+@Suite struct TransactionGroupingTests {
+    @Test func transactionsOfASubscriptionAreGroupedAndShareAttributes() {
+        var deduplicator = Deduplicator()
+        for id in ["11", "12", "11"] {
+            var transaction = JWSTransactionDecodedPayload()
+            transaction.transactionId = id
+            transaction.originalTransactionId = "10"
+            transaction.productId = "p.monthly"
+            transaction.storefront = "USA"
+            transaction.signedDate = 1
+            deduplicator.add(.transaction(transaction))
+        }
+        let group = deduplicator.subscriptions["10"] ?? []
+        #expect(group.map(\.transactionId) == ["11", "12"])
+        #expect(deduplicator.transactionCount == 2 && deduplicator.duplicates == 1)
+        #expect(group.count == 2 && group[0].attributes === group[1].attributes)
+        var taken = deduplicator
+        #expect(taken.takeSubscriptions().count == 1 && taken.subscriptions.isEmpty)
     }
 }

@@ -15,14 +15,25 @@ public struct SubscriptionModel: Sendable {
     /// `T`: the instant the day after the as-of date starts, in the report time zone.
     public var asOf: Int64
 
+    /// Builds the model from transactions in any order (grouped here by `originalTransactionId`).
     public init(
         transactions: some Sequence<SubscriptionTransaction>, renewals: [String: RenewalState], asOf: Int64, gracePeriodDays: Int
     ) {
         var groups: [String: [SubscriptionTransaction]] = [:]
+        for transaction in transactions { groups[transaction.originalTransactionId, default: []].append(transaction) }
+        self.init(subscriptions: groups, renewals: renewals, asOf: asOf, gracePeriodDays: gracePeriodDays)
+    }
+
+    /// Builds the model from transactions grouped by `originalTransactionId` (``Deduplicator/takeSubscriptions()``),
+    /// releasing each group once its timeline is built so peak memory stays near one copy of the transactions.
+    public init(
+        subscriptions: consuming [String: [SubscriptionTransaction]], renewals: [String: RenewalState], asOf: Int64, gracePeriodDays: Int
+    ) {
+        var groups = subscriptions
         var future = 0
         var other = 0
         var productGroups: [String: (Int64, String)] = [:]
-        for transaction in transactions {
+        for transaction in groups.values.joined() {
             guard transaction.isAutoRenewable else {
                 other += 1
                 continue
@@ -31,7 +42,6 @@ public struct SubscriptionModel: Sendable {
                 future += 1
                 continue
             }
-            groups[transaction.originalTransactionId, default: []].append(transaction)
             if let group = transaction.subscriptionGroupId {
                 let known = productGroups[transaction.productId]
                 if known == nil || known?.0 ?? .min <= transaction.purchaseDate {
@@ -40,9 +50,16 @@ public struct SubscriptionModel: Sendable {
             }
         }
         let grace = Int64(gracePeriodDays) * InstantFormat.day
-        self.timelines = groups.keys.map(IdentifierOrder.Key.init).sorted().map(\.text).map { id in
-            SubscriptionTimeline(transactions: groups[id] ?? [], renewal: renewals[id], asOf: asOf, graceMilliseconds: grace)
+        let ids = groups.keys.map(IdentifierOrder.Key.init).sorted().map(\.text)
+        var timelines: [SubscriptionTimeline] = []
+        timelines.reserveCapacity(ids.count)
+        for id in ids {
+            guard let group = groups.removeValue(forKey: id) else { continue }
+            let inScope = group.filter { $0.isAutoRenewable && $0.purchaseDate < asOf }
+            guard !inScope.isEmpty else { continue }
+            timelines.append(SubscriptionTimeline(transactions: inScope, renewal: renewals[id], asOf: asOf, graceMilliseconds: grace))
         }
+        self.timelines = timelines
         self.future = future
         self.otherProductTypes = other
         self.productGroups = productGroups.mapValues(\.1)

@@ -104,7 +104,7 @@ public struct SubscriptionTimeline: Sendable {
     public static func precedes(_ lhs: SubscriptionTransaction, _ rhs: SubscriptionTransaction) -> Bool {
         if lhs.purchaseDate != rhs.purchaseDate { return lhs.purchaseDate < rhs.purchaseDate }
         if lhs.expiresDate != rhs.expiresDate { return lhs.expiresDate < rhs.expiresDate }
-        return IdentifierOrder.less(lhs.transactionId, rhs.transactionId)
+        return CompactIdentifier.precedes(lhs.transactionIdentifier, rhs.transactionIdentifier)
     }
 
     static func reason(at lapse: Int64, lastCovering revocation: Int64?, isLastSpan: Bool, renewal: RenewalState?) -> LapseReason {

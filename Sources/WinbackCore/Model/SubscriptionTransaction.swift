@@ -1,43 +1,68 @@
-/// The fields of a transaction the subscription model and reports use, kept compact (shared strings,
-/// no unused fields). Dates are epoch milliseconds.
+/// The fields of a transaction the subscription model and reports use, kept compact: the
+/// low-cardinality fields live in a shared ``TransactionAttributes``, per-subscription strings are shared
+/// among the subscription's transactions (``Deduplicator``), no unused fields. Dates are epoch milliseconds.
+/// About 120 bytes inline, no heap of its own.
 public struct SubscriptionTransaction: Sendable, Equatable {
-    public var transactionId: String
+    /// `transactionId`, compact.
+    public var transactionIdentifier: CompactIdentifier
+    public var transactionId: String {
+        get { transactionIdentifier.string }
+        set { transactionIdentifier = CompactIdentifier(newValue) }
+    }
     public var originalTransactionId: String
-    public var productId: String
-    public var subscriptionGroupId: String?
-    /// `type` raw value (`Auto-Renewable Subscription`, …).
-    public var type: String { didSet { isAutoRenewable = type == ProductType.autoRenewableSubscription.rawValue } }
     public var purchaseDate: Int64
     /// Present for auto-renewable subscriptions (required by verification).
     public var expiresDate: Int64
     public var revocationDate: Int64?
     public var signedDate: Int64
-    public var isUpgraded: Bool
     public var offerType: Int32?
-    public var offerIdentifier: String?
-    public var offerDiscountType: String? { didSet { isPaid = offerDiscountType != OfferDiscountType.freeTrial.rawValue } }
-    public var offerPeriod: String?
+    public var isUpgraded: Bool
     public var appAccountToken: String?
     public var appTransactionId: String?
-    public var storefront: String?
+    /// The shared product, group, type, offer, storefront and ownership fields.
+    public private(set) var attributes: TransactionAttributes
+
+    public var productId: String {
+        get { attributes.productId }
+        set { attributes = attributes.with(productId: newValue) }
+    }
+    public var subscriptionGroupId: String? {
+        get { attributes.subscriptionGroupId }
+        set { attributes = attributes.with(subscriptionGroupId: .some(newValue)) }
+    }
+    /// `type` raw value (`Auto-Renewable Subscription`, …).
+    public var type: String {
+        get { attributes.type }
+        set { attributes = attributes.with(type: newValue) }
+    }
+    public var offerIdentifier: String? {
+        get { attributes.offerIdentifier }
+        set { attributes = attributes.with(offerIdentifier: .some(newValue)) }
+    }
+    public var offerDiscountType: String? {
+        get { attributes.offerDiscountType }
+        set { attributes = attributes.with(offerDiscountType: .some(newValue)) }
+    }
+    public var offerPeriod: String? {
+        get { attributes.offerPeriod }
+        set { attributes = attributes.with(offerPeriod: .some(newValue)) }
+    }
+    public var storefront: String? {
+        get { attributes.storefront }
+        set { attributes = attributes.with(storefront: .some(newValue)) }
+    }
     /// `inAppOwnershipType` raw value.
-    public var ownership: String? { didSet { isFamilyShared = ownership == InAppOwnershipType.familyShared.rawValue } }
+    public var ownership: String? {
+        get { attributes.ownership }
+        set { attributes = attributes.with(ownership: .some(newValue)) }
+    }
 
     /// Whether this is an auto-renewable subscription transaction (the only kind that builds subscriptions).
-    /// Derived fields are kept stored: the model asks them millions of times.
-    public private(set) var isAutoRenewable = false
-
+    public var isAutoRenewable: Bool { attributes.isAutoRenewable }
     /// Paid: the offer discount is not a free trial (SPEC §5).
-    public private(set) var isPaid = true
-
+    public var isPaid: Bool { attributes.isPaid }
     /// Shared through Family Sharing.
-    public private(set) var isFamilyShared = false
-
-    private mutating func deriveFlags() {
-        isAutoRenewable = type == ProductType.autoRenewableSubscription.rawValue
-        isPaid = offerDiscountType != OfferDiscountType.freeTrial.rawValue
-        isFamilyShared = ownership == InAppOwnershipType.familyShared.rawValue
-    }
+    public var isFamilyShared: Bool { attributes.isFamilyShared }
 
     public init(
         transactionId: String, originalTransactionId: String, productId: String, subscriptionGroupId: String? = nil,
@@ -46,48 +71,52 @@ public struct SubscriptionTransaction: Sendable, Equatable {
         offerIdentifier: String? = nil, offerDiscountType: String? = nil, offerPeriod: String? = nil,
         appAccountToken: String? = nil, appTransactionId: String? = nil, storefront: String? = nil, ownership: String? = "PURCHASED"
     ) {
-        self.transactionId = transactionId
+        self.transactionIdentifier = CompactIdentifier(transactionId)
         self.originalTransactionId = originalTransactionId
-        self.productId = productId
-        self.subscriptionGroupId = subscriptionGroupId
-        self.type = type
         self.purchaseDate = purchaseDate
         self.expiresDate = expiresDate
         self.revocationDate = revocationDate
         self.signedDate = signedDate
         self.isUpgraded = isUpgraded
         self.offerType = offerType
-        self.offerIdentifier = offerIdentifier
-        self.offerDiscountType = offerDiscountType
-        self.offerPeriod = offerPeriod
         self.appAccountToken = appAccountToken
         self.appTransactionId = appTransactionId
-        self.storefront = storefront
-        self.ownership = ownership
-        deriveFlags()
+        self.attributes = TransactionAttributes(
+            productId: productId, subscriptionGroupId: subscriptionGroupId, type: type, offerIdentifier: offerIdentifier,
+            offerDiscountType: offerDiscountType, offerPeriod: offerPeriod, storefront: storefront, ownership: ownership)
     }
 
     /// The compact form of a verified payload (which has `transactionId`, `originalTransactionId`,
-    /// `productId`, `purchaseDate`, `type`, `signedDate`; `expiresDate` for subscriptions).
-    public init(_ payload: JWSTransactionDecodedPayload, interner: inout StringInterner) {
-        transactionId = payload.transactionId ?? ""
+    /// `productId`, `purchaseDate`, `type`, `signedDate`; `expiresDate` for subscriptions). `attributes`
+    /// returns the shared instance equal to the one it is given.
+    public init(_ payload: JWSTransactionDecodedPayload, attributes intern: (TransactionAttributes) -> TransactionAttributes) {
+        transactionIdentifier = CompactIdentifier(payload.transactionId ?? "")
         originalTransactionId = payload.originalTransactionId ?? ""
-        productId = interner.intern(payload.productId ?? "")
-        subscriptionGroupId = interner.intern(payload.subscriptionGroupIdentifier)
-        type = interner.intern(payload.rawType ?? "")
         purchaseDate = payload.purchaseDate ?? 0
         expiresDate = payload.expiresDate ?? payload.purchaseDate ?? 0
         revocationDate = payload.revocationDate
         signedDate = payload.signedDate ?? 0
         isUpgraded = payload.isUpgraded ?? false
         offerType = payload.rawOfferType
-        offerIdentifier = interner.intern(payload.offerIdentifier)
-        offerDiscountType = interner.intern(payload.rawOfferDiscountType)
-        offerPeriod = interner.intern(payload.offerPeriod)
         appAccountToken = payload.appAccountToken?.lowercased()
         appTransactionId = payload.appTransactionId
-        storefront = interner.intern(payload.storefront)
-        ownership = interner.intern(payload.rawInAppOwnershipType)
-        deriveFlags()
+        attributes = intern(TransactionAttributes(
+            productId: payload.productId ?? "", subscriptionGroupId: payload.subscriptionGroupIdentifier, type: payload.rawType ?? "",
+            offerIdentifier: payload.offerIdentifier, offerDiscountType: payload.rawOfferDiscountType, offerPeriod: payload.offerPeriod,
+            storefront: payload.storefront, ownership: payload.rawInAppOwnershipType))
+    }
+
+    /// Shares the per-subscription strings with `sibling` (a transaction of the same subscription) when equal.
+    mutating func shareStrings(with sibling: SubscriptionTransaction) {
+        originalTransactionId = sibling.originalTransactionId
+        if appAccountToken == sibling.appAccountToken { appAccountToken = sibling.appAccountToken }
+        if appTransactionId == sibling.appTransactionId { appTransactionId = sibling.appTransactionId }
+    }
+
+    public static func == (a: SubscriptionTransaction, b: SubscriptionTransaction) -> Bool {
+        a.transactionIdentifier == b.transactionIdentifier && a.originalTransactionId == b.originalTransactionId && a.purchaseDate == b.purchaseDate
+            && a.expiresDate == b.expiresDate && a.revocationDate == b.revocationDate && a.signedDate == b.signedDate
+            && a.offerType == b.offerType && a.isUpgraded == b.isUpgraded && a.appAccountToken == b.appAccountToken
+            && a.appTransactionId == b.appTransactionId && a.attributes == b.attributes
     }
 }

@@ -1,17 +1,24 @@
-/// Keeps the latest version of each transaction and renewal info (SPEC §5).
+/// Keeps the latest version of each transaction and renewal info (SPEC §5), grouped by subscription.
 ///
-/// Transactions are keyed by `transactionId`, renewal infos by `originalTransactionId`; the version with
-/// the greatest `signedDate` wins and ties go to the later one in input order (a refund re-signs the
-/// same transaction with a `revocationDate`). Superseded versions are counted as `duplicates`.
-/// Notifications are never deduplicated.
+/// Transactions are keyed by `transactionId` within their `originalTransactionId` (one group per
+/// subscription, which is what the model needs, so no second copy is built), renewal infos by
+/// `originalTransactionId`; the version with the greatest `signedDate` wins and ties go to the later one
+/// in input order (a refund re-signs the same transaction with a `revocationDate`). Superseded versions
+/// are counted as `duplicates`. Notifications are never deduplicated.
+///
+/// Memory: the transactions of a subscription share their `originalTransactionId`, `appAccountToken` and
+/// `appTransactionId` strings, and all transactions share interned ``TransactionAttributes``.
 public struct Deduplicator: Sendable {
-    /// The winning version of each transaction, in the model's compact form.
-    public private(set) var transactions: [String: SubscriptionTransaction] = [:]
+    /// The winning versions of the transactions of each subscription, by `originalTransactionId`, in input order.
+    public private(set) var subscriptions: [String: [SubscriptionTransaction]] = [:]
     /// The winning version of each subscription's renewal info.
     public private(set) var renewalInfos: [String: RenewalState] = [:]
-    private var interner = StringInterner()
+    /// Distinct transactions kept.
+    public private(set) var transactionCount = 0
     /// Versions that lost to a later or newer-signed one.
     public private(set) var duplicates = 0
+    private var interner = StringInterner()
+    private var attributes: Set<TransactionAttributes> = []
 
     public init() {}
 
@@ -19,12 +26,23 @@ public struct Deduplicator: Sendable {
     public mutating func add(_ payload: AcceptedPayload) {
         switch payload {
         case .transaction(let payload):
-            guard let id = payload.transactionId else { return }
-            if let existing = transactions[id] {
-                duplicates += 1
-                guard (payload.signedDate ?? .min) >= existing.signedDate else { return }
+            guard payload.transactionId != nil, let original = payload.originalTransactionId else { return }
+            var transaction = SubscriptionTransaction(payload) { attributes.insert($0).memberAfterInsert }
+            let identifier = transaction.transactionIdentifier
+            guard let group = subscriptions.index(forKey: original) else {
+                subscriptions[original] = [transaction]
+                transactionCount += 1
+                return
             }
-            transactions[id] = SubscriptionTransaction(payload, interner: &interner)
+            transaction.shareStrings(with: subscriptions.values[group][0])
+            if let position = subscriptions.values[group].firstIndex(where: { $0.transactionIdentifier == identifier }) {
+                duplicates += 1
+                guard (payload.signedDate ?? .min) >= subscriptions.values[group][position].signedDate else { return }
+                subscriptions.values[group][position] = transaction
+            } else {
+                subscriptions.values[group].append(transaction)
+                transactionCount += 1
+            }
         case .renewalInfo(let payload):
             guard let id = payload.originalTransactionId else { return }
             if let existing = renewalInfos[id] {
@@ -35,5 +53,16 @@ public struct Deduplicator: Sendable {
         case .notification:
             break
         }
+    }
+
+    /// The kept version of transaction `id` of subscription `originalTransactionId`.
+    public func transaction(_ id: String, of originalTransactionId: String) -> SubscriptionTransaction? {
+        subscriptions[originalTransactionId]?.first { $0.transactionIdentifier == CompactIdentifier(id) }
+    }
+
+    /// Hands the grouped transactions over (leaving none here), so the model can release them as it goes.
+    public mutating func takeSubscriptions() -> [String: [SubscriptionTransaction]] {
+        defer { subscriptions = [:] }
+        return subscriptions
     }
 }

@@ -48,7 +48,7 @@ public enum ModelBenchmark {
         }
         var model: SubscriptionModel?
         let modelSeconds = seconds {
-            model = SubscriptionModel(transactions: store.transactions.values, renewals: store.renewalInfos, asOf: calendar.asOf, gracePeriodDays: 16)
+            model = SubscriptionModel(subscriptions: store.takeSubscriptions(), renewals: store.renewalInfos, asOf: calendar.asOf, gracePeriodDays: 16)
         }
         guard let model else { throw JobError.internalError("model") }
         try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)

@@ -50,7 +50,7 @@ public enum RunJob {
 
         // Ingest, streaming rejects into rejects.ndjson.gz.
         let rejects = try ReportFileWriter(directory: temporary, schema: ReportSchema.rejects, isCSV: false)
-        let ingest = try await IngestStage.run(loaded, isQuiet: options.isQuiet) { rejection in
+        var ingest = try await IngestStage.run(loaded, isQuiet: options.isQuiet) { rejection in
             try rejects.write(line: rejection.jsonLine + "\n")
             if options.isVerbose { FileHandle.standardError.write(Data((rejection.diagnostic + "\n").utf8)) }
         }
@@ -62,7 +62,7 @@ public enum RunJob {
         // Model and reports.
         let modelPhase = PhaseProgress(phase: "model", isQuiet: options.isQuiet)
         let model = SubscriptionModel(
-            transactions: ingest.deduplicated.transactions.values, renewals: ingest.deduplicated.renewalInfos, asOf: calendar.asOf,
+            subscriptions: ingest.deduplicated.takeSubscriptions(), renewals: ingest.deduplicated.renewalInfos, asOf: calendar.asOf,
             gracePeriodDays: config.report.gracePeriodDays)
         modelPhase.advance(by: model.timelines.count)
         modelPhase.finish()

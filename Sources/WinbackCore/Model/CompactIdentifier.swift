@@ -1,0 +1,33 @@
+/// An Apple identifier held in 8 bytes when it is a canonical decimal number (every transaction id Apple
+/// issues is), else as its text. A 16-digit id as a `String` costs a 64-byte heap object; ten million of
+/// them are most of a nightly run's memory.
+public enum CompactIdentifier: Sendable, Hashable {
+    case number(UInt64)
+    case text(String)
+
+    /// `text` as a number when it is 1–19 digits without a leading zero (so it prints back identically).
+    public init(_ text: String) {
+        let utf8 = text.utf8
+        if utf8.count <= 19, let first = utf8.first, first != 0x30 || utf8.count == 1, utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            let value = UInt64(text)
+        {
+            self = .number(value)
+        } else {
+            self = .text(text)
+        }
+    }
+
+    /// The identifier as Apple wrote it.
+    public var string: String {
+        switch self {
+        case .number(let value): String(value)
+        case .text(let text): text
+        }
+    }
+
+    /// ``IdentifierOrder`` without building strings for two numbers.
+    public static func precedes(_ lhs: CompactIdentifier, _ rhs: CompactIdentifier) -> Bool {
+        if case .number(let left) = lhs, case .number(let right) = rhs { return left < right }
+        return IdentifierOrder.less(lhs.string, rhs.string)
+    }
+}
