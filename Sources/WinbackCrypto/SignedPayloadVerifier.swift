@@ -1,6 +1,12 @@
 import Crypto
 import WinbackCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Verifies an App Store JWS as Apple's `SignedDataVerifier` does offline, then decodes it.
 ///
 /// Checks run in SPEC §10 order and the first failure names the reject code: segments and base64url
@@ -91,10 +97,15 @@ public struct SignedPayloadVerifier: Sendable {
 
     /// Splits the JWS bytes: three segments, base64url JSON header (cached by segment) and payload, signature.
     private func split(_ bytes: UnsafeBufferPointer<UInt8>) throws(RecordFailure) -> Parts {
+        // memchr: the segments are ~6.6 KB, a byte loop over them cost ~3 % of verification.
         var dots: [Int] = []
-        for index in bytes.indices where bytes[index] == UInt8(ascii: ".") {
-            dots.append(index)
-            if dots.count > 2 { break }
+        if let base = bytes.baseAddress {
+            var offset = 0
+            while dots.count < 3, offset < bytes.count, let found = memchr(base + offset, 0x2E, bytes.count - offset) {
+                let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                dots.append(index)
+                offset = index + 1
+            }
         }
         guard dots.count == 2 else {
             let found = bytes.reduce(into: 1) { count, byte in if byte == UInt8(ascii: ".") { count += 1 } }

@@ -44,3 +44,30 @@ import WinbackCore
         #expect(try JSONParser.parse(expected) == .string(value))
     }
 }
+
+@Suite struct JSONStringScanTests {
+    /// The 8-bytes-at-a-time scan must stop at a quote, backslash or control byte wherever it falls.
+    @Test(arguments: [("\\\"", "\""), ("\\\\", "\\"), ("\\n", "\n"), ("é", "é"), ("\\u00e9", "é")])
+    func specialBytesAreFoundAtEveryOffset(_ escaped: String, _ decoded: String) throws {
+        for length in 0..<20 {
+            for position in 0...length {
+                let prefix = String(repeating: "a", count: position)
+                let suffix = String(repeating: "b", count: length - position)
+                let value = try JSONParser.parse("{\"longerThanFifteenBytes\":\"\(prefix)\(escaped)\(suffix)\"}")
+                #expect(value["longerThanFifteenBytes"] == .string(prefix + decoded + suffix), "length \(length) position \(position)")
+            }
+        }
+    }
+
+    @Test(arguments: [0, 7, 8, 9, 15, 16, 17])
+    func controlCharactersAreRejectedAtEveryOffset(_ position: Int) {
+        let text = "\"" + String(repeating: "a", count: position) + "\u{01}" + String(repeating: "b", count: 9) + "\""
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(text) }
+    }
+
+    @Test func knownLongKeysAreShared() throws {
+        let value = try JSONParser.parse("{\"originalTransactionId\":\"1\",\"originalTransactionIdX\":\"2\",\"subscriptionGroupIdentifier\":\"3\"}")
+        #expect(value.objectMembers?.map(\.key) == ["originalTransactionId", "originalTransactionIdX", "subscriptionGroupIdentifier"])
+        #expect(value["originalTransactionId"] == .string("1") && value["originalTransactionIdX"] == .string("2"))
+    }
+}

@@ -16,49 +16,51 @@ public enum FieldValue {
         FieldError(field: field, expected: expected, found: describe(value))
     }
 
-    public static func string(_ value: JSONValue, field: String) throws(FieldError) -> String? {
+    // Field names are autoclosures: the callers build paths (`prefix + "originalTransactionId"`), and
+    // building them for every field of every record cost a heap allocation each; only errors need them.
+    public static func string(_ value: JSONValue, field: @autoclosure () -> String) throws(FieldError) -> String? {
         switch value {
         case .null: return nil
         case .string(let string): return string
-        default: throw mismatch(value, field: field, expected: "string")
+        default: throw mismatch(value, field: field(), expected: "string")
         }
     }
 
     /// An app account token: any string; `""` is absent.
-    public static func token(_ value: JSONValue, field: String) throws(FieldError) -> String? {
-        guard let string = try string(value, field: field), !string.isEmpty else { return nil }
+    public static func token(_ value: JSONValue, field: @autoclosure () -> String) throws(FieldError) -> String? {
+        guard let string = try string(value, field: field()), !string.isEmpty else { return nil }
         return string
     }
 
-    public static func int64(_ value: JSONValue, field: String) throws(FieldError) -> Int64? {
+    public static func int64(_ value: JSONValue, field: @autoclosure () -> String) throws(FieldError) -> Int64? {
         switch value {
         case .null: return nil
         case .integer(let number): return number
-        default: throw mismatch(value, field: field, expected: "integer")
+        default: throw mismatch(value, field: field(), expected: "integer")
         }
     }
 
-    public static func int32(_ value: JSONValue, field: String) throws(FieldError) -> Int32? {
+    public static func int32(_ value: JSONValue, field: @autoclosure () -> String) throws(FieldError) -> Int32? {
         switch value {
         case .null: return nil
         case .integer(let number):
             guard let narrow = Int32(exactly: number) else {
-                throw mismatch(value, field: field, expected: "32-bit integer")
+                throw mismatch(value, field: field(), expected: "32-bit integer")
             }
             return narrow
-        default: throw mismatch(value, field: field, expected: "integer")
+        default: throw mismatch(value, field: field(), expected: "integer")
         }
     }
 
-    public static func bool(_ value: JSONValue, field: String) throws(FieldError) -> Bool? {
+    public static func bool(_ value: JSONValue, field: @autoclosure () -> String) throws(FieldError) -> Bool? {
         switch value {
         case .null: return nil
         case .bool(let flag): return flag
-        default: throw mismatch(value, field: field, expected: "boolean")
+        default: throw mismatch(value, field: field(), expected: "boolean")
         }
     }
 
-    public static func stringArray(_ value: JSONValue, field: String) throws(FieldError) -> [String]? {
+    public static func stringArray(_ value: JSONValue, field: @autoclosure () -> String) throws(FieldError) -> [String]? {
         switch value {
         case .null: return nil
         case .array(let elements):
@@ -66,37 +68,37 @@ public enum FieldValue {
             strings.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
                 guard case .string(let string) = element.value else {
-                    throw mismatch(element.value, field: "\(field)[\(index)]", expected: "string")
+                    throw mismatch(element.value, field: "\(field())[\(index)]", expected: "string")
                 }
                 strings.append(string)
             }
             return strings
-        default: throw mismatch(value, field: field, expected: "array of strings")
+        default: throw mismatch(value, field: field(), expected: "array of strings")
         }
     }
 
-    public static func object(_ value: JSONValue, field: String) throws(FieldError) -> [JSONMember]? {
+    public static func object(_ value: JSONValue, field: @autoclosure () -> String) throws(FieldError) -> [JSONMember]? {
         switch value {
         case .null: return nil
         case .object(let members): return members
-        default: throw mismatch(value, field: field, expected: "object")
+        default: throw mismatch(value, field: field(), expected: "object")
         }
     }
 
-    public static func array(_ value: JSONValue, field: String) throws(FieldError) -> [JSONElement]? {
+    public static func array(_ value: JSONValue, field: @autoclosure () -> String) throws(FieldError) -> [JSONElement]? {
         switch value {
         case .null: return nil
         case .array(let elements): return elements
-        default: throw mismatch(value, field: field, expected: "array")
+        default: throw mismatch(value, field: field(), expected: "array")
         }
     }
 
     /// A nested object kept as JSON (Advanced Commerce and commitment info).
-    public static func rawObject(_ value: JSONValue, field: String) throws(FieldError) -> JSONValue? {
+    public static func rawObject(_ value: JSONValue, field: @autoclosure () -> String) throws(FieldError) -> JSONValue? {
         switch value {
         case .null: return nil
         case .object: return value
-        default: throw mismatch(value, field: field, expected: "object")
+        default: throw mismatch(value, field: field(), expected: "object")
         }
     }
 

@@ -89,6 +89,7 @@ public struct JSONParser {
         defer { depth -= 1 }
         index += 1
         var members: [JSONMember] = []
+        members.reserveCapacity(32)  // an App Store payload has about 25 members: one allocation, not six
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -97,7 +98,7 @@ public struct JSONParser {
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
-            let key = try parseString()
+            let key = try parseKey()
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
@@ -144,10 +145,44 @@ public struct JSONParser {
         }
     }
 
+    /// Whether any byte of `word` is `"` (0x22), `\\` (0x5C) or below 0x20 (SWAR: exact for the three
+    /// tests; bytes ≥ 0x80 never match them).
+    @inline(__always)
+    private static func hasSpecialByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        let below20 = (word &- ones &* 0x20) & ~word & highs
+        return hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C)) || below20 != 0
+    }
+
+    /// A member name: a known long Apple key comes back as a shared string (``JSONKeyTable``).
+    private mutating func parseKey() throws(JSONParseError) -> String {
+        let start = index + 1
+        var end = start
+        while end < bytes.count, end - start <= 32, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\""), end - start > 15,
+            let known = JSONKeyTable.lookup(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        {
+            index = end + 1
+            return known
+        }
+        return try parseString()
+    }
+
     private mutating func parseString() throws(JSONParseError) -> String {
         index += 1
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes. Skip 8 bytes at a time while none is `"`, `\\` or a control character
+        // (a record line's JWS is one 6.6 KB string; bytewise this loop was 4 % of verification).
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index + 8 <= bytes.count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                if Self.hasSpecialByte(word) { break }
+                index += 8
+            }
+        }
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {

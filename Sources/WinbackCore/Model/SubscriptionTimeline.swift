@@ -37,8 +37,12 @@ public struct SubscriptionTimeline: Sendable {
     public let transactions: [SubscriptionTransaction]
     public let renewal: RenewalState?
     public let asOf: Int64
-    /// Revocation dates before `T` (later ones are treated as absent), parallel to ``transactions``.
-    public let revocations: [Int64?]
+    /// The revocation date of transaction `index` if before `T` (a later one is treated as absent).
+    /// Computed, not stored: at ten million transactions an array of them cost 160 MB.
+    public func revocation(_ index: Int) -> Int64? {
+        guard let revocation = transactions[index].revocationDate, revocation < asOf else { return nil }
+        return revocation
+    }
     /// Coverage `[purchaseDate, end)` per transaction; `nil` when empty.
     public let coverages: [Range<Int64>?]
     public let segments: [Segment]
@@ -60,7 +64,6 @@ public struct SubscriptionTimeline: Sendable {
             guard let revocation = transaction.revocationDate, revocation < asOf else { return nil }
             return revocation
         }
-        self.revocations = revocations
 
         var coverages: [Range<Int64>?] = []
         coverages.reserveCapacity(ordered.count)
@@ -181,7 +184,7 @@ public struct SubscriptionTimeline: Sendable {
     }
 
     /// Whether the transaction at `index` was revoked before `T`.
-    public func isRevoked(_ index: Int) -> Bool { revocations[index] != nil }
+    public func isRevoked(_ index: Int) -> Bool { revocation(index) != nil }
 
     /// Total length of the union of paid coverages before `T`, floored to whole days.
     public var paidDays: Int64 { paidDays(within: Int64.min..<asOf) }
@@ -217,14 +220,14 @@ public struct SubscriptionTimeline: Sendable {
     }
 
     /// Paid transactions not revoked before `T`.
-    public var paidPeriods: Int { transactions.indices.filter { transactions[$0].isPaid && revocations[$0] == nil }.count }
+    public var paidPeriods: Int { transactions.indices.filter { transactions[$0].isPaid && revocation($0) == nil }.count }
 
     /// The end of the last span when the status is not `active` (`lapsed_at`), with that lapse's reason.
     public var finalLapse: (at: Int64, reason: LapseReason)? {
         guard status != .active, let last = spans.last else { return nil }
         if let lapse = last.lapse { return (lapse.at, lapse.reason) }
         let covering = covering(at: last.end - 1) ?? last.first
-        return (last.end, Self.reason(at: last.end, lastCovering: revocations[covering], isLastSpan: true, renewal: renewal))
+        return (last.end, Self.reason(at: last.end, lastCovering: revocation(covering), isLastSpan: true, renewal: renewal))
     }
 
     /// The latest transaction carrying an `offerType`.

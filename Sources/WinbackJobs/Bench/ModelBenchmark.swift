@@ -53,26 +53,37 @@ public enum ModelBenchmark {
         guard let model else { throw JobError.internalError("model") }
         try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
         var rows = 0
-        let reportSeconds = try seconds {
-            let reports = RunReports(model: model, calendar: calendar)
-            let subscriptions = try ReportFileWriter(directory: outputDirectory, schema: .subscriptions, isCSV: true)
-            for timeline in model.timelines { try subscriptions.write(row: SubscriptionsReport.row(timeline)) }
-            rows += try subscriptions.finish().rows
-            for (schema, table) in [
-                (ReportSchema.churnMonthly, reports.churnMonthlyRows),
-                (.churnDaily, reports.churnDaily.rows(productGroups: model.productGroups)), (.expirationReasons, reports.expirationReasons),
-                (.offerUsage, reports.offerUsage), (.retentionCohorts, reports.retentionCohorts),
-            ] {
+        var writerSeconds: [(String, JSONValue)] = []
+        var reports: RunReports?
+        let aggregateSeconds = seconds { reports = RunReports(model: model, calendar: calendar) }
+        guard let reports else { throw JobError.internalError("reports") }
+        writerSeconds.append(("aggregates", .double((aggregateSeconds * 1000).rounded() / 1000)))
+        let tables: [(ReportSchema, (ReportFileWriter) throws -> Void)] = [
+            (.subscriptions, { writer in for timeline in model.timelines { try writer.write(row: SubscriptionsReport.row(timeline)) } }),
+            (.churnMonthly, { writer in for row in reports.churnMonthlyRows { try writer.write(row: row) } }),
+            (.churnDaily, { writer in for row in reports.churnDaily.rows(productGroups: model.productGroups) { try writer.write(row: row) } }),
+            (.expirationReasons, { writer in for row in reports.expirationReasons { try writer.write(row: row) } }),
+            (.offerUsage, { writer in for row in reports.offerUsage { try writer.write(row: row) } }),
+            (.retentionCohorts, { writer in for row in reports.retentionCohorts { try writer.write(row: row) } }),
+        ]
+        for (schema, write) in tables {
+            let elapsed = try seconds {
                 let writer = try ReportFileWriter(directory: outputDirectory, schema: schema, isCSV: true)
-                for row in table { try writer.write(row: row) }
+                try write(writer)
                 rows += try writer.finish().rows
             }
+            writerSeconds.append((schema.name, .double((elapsed * 1000).rounded() / 1000)))
+        }
+        let reportSeconds = writerSeconds.reduce(0.0) { total, entry in
+            if case .double(let value) = entry.1 { return total + value }
+            return total
         }
         let perTransaction = Double(storeBytes) / Double(max(count, 1))
         let line = JSONText.render(JSONText.object([
             ("benchmark", .string("model")), ("transactions", .integer(Int64(count))), ("subscriptions", .integer(Int64(model.timelines.count))),
             ("storeBytesPerTransaction", .integer(Int64(perTransaction.rounded()))),
             ("modelSeconds", .double((modelSeconds * 1000).rounded() / 1000)), ("reportSeconds", .double((reportSeconds * 1000).rounded() / 1000)),
+            ("reportSecondsByFile", JSONText.object(writerSeconds)),
             ("reportRows", .integer(Int64(rows))), ("peakResidentBytes", .integer(Int64(ResidentMemory.bytes))),
         ]))
         return Result(

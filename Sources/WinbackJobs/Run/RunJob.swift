@@ -68,10 +68,12 @@ public enum RunJob {
         modelPhase.finish()
 
         let reportPhase = PhaseProgress(phase: "reports", isQuiet: options.isQuiet)
-        let reports = RunReports(model: model, calendar: calendar)
+        // The aggregates compute on the other cores while this one writes the largest file.
+        async let concurrentReports = RunReports.concurrent(model: model, calendar: calendar)
         let subscriptions = try ReportFileWriter(directory: temporary, schema: .subscriptions, isCSV: true)
         for timeline in model.timelines { try subscriptions.write(row: SubscriptionsReport.row(timeline)) }
         outputs.append(try subscriptions.finish())
+        let reports = await concurrentReports
         let tables: [(ReportSchema, [[String?]])] = [
             (.churnMonthly, reports.churnMonthlyRows),
             (.churnDaily, reports.churnDaily.rows(productGroups: model.productGroups)),
