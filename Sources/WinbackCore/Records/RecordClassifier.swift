@@ -9,11 +9,17 @@
 public enum RecordClassifier {
     /// The records of one NDJSON line; none for a blank line. Each record's text is the whole line.
     public static func classifyLine(_ bytes: [UInt8], source: String, line: Int) -> [RawRecord] {
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return [] }
-        let text = RecordText(bytes: bytes)
+        classifyLine(bytes, range: 0..<bytes.count, source: source, line: line)
+    }
+
+    /// The records of the line `bytes[range]` (a batch of lines shares one buffer; the record text keeps
+    /// a reference to it rather than a copy).
+    public static func classifyLine(_ bytes: [UInt8], range: Range<Int>, source: String, line: Int) -> [RawRecord] {
+        if bytes[range].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return [] }
+        let text = RecordText(bytes: bytes, range: range)
         let value: JSONValue
         do {
-            value = try bytes.withUnsafeBufferPointer { buffer in try JSONParser.parse(buffer: buffer) }
+            value = try bytes.withUnsafeBufferPointer { buffer in try JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: buffer[range])) }
         } catch {
             let location = RecordLocation(source: source, line: line, path: nil)
             return [RawRecord(location: location, content: .failure(RecordFailure(.malformedJSON, "line is not JSON: \(error)")), text: text)]

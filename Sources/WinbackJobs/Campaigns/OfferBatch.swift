@@ -3,8 +3,8 @@ import Synchronization
 import WinbackCore
 import WinbackCrypto
 
-/// Signs a campaign's treatment offers on all cores, one clock read and one nonce per offer; results are
-/// index-aligned with the accounts, so output order does not depend on scheduling.
+/// Signs a campaign's treatment offers on all cores, one clock read and one nonce per offer (nonces drawn
+/// in account order); results are index-aligned with the accounts, so output order does not depend on scheduling.
 enum OfferBatch {
     struct SignedOffer: Sendable {
         var nonce: String
@@ -17,12 +17,15 @@ enum OfferBatch {
         _ accounts: [EligibleAccount], campaign: Campaign, signer: OfferSigner, now: @escaping @Sendable () -> Date,
         nonce: @escaping @Sendable () -> String
     ) throws -> [SignedOffer?] {
+        // Nonces are drawn in account order before the parallel part, so a deterministic nonce source
+        // (tests) gives the same offer the same nonce whatever the scheduling.
+        let nonces = accounts.map { $0.variant == .treatment ? nonce().lowercased() : "" }
         let results = Mutex<[Int: Result<SignedOffer, any Error>]>([:])
         DispatchQueue.concurrentPerform(iterations: accounts.count) { index in
             let account = accounts[index]
             guard account.variant == .treatment else { return }
             let result = Result { () throws -> SignedOffer in
-                let fresh = nonce().lowercased()
+                let fresh = nonces[index]
                 let timestamp = Int64((now().timeIntervalSince1970 * 1000).rounded(.down))
                 let line = try OfferLine.make(account, campaign: campaign, signer: signer, nonce: fresh, timestampMilliseconds: timestamp)
                 return SignedOffer(nonce: fresh, timestamp: timestamp, line: line)

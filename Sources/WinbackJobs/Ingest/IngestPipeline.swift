@@ -23,7 +23,8 @@ public struct IngestPipeline: Sendable {
     }
 
     enum Batch: Sendable {
-        case lines(source: String, lines: [(Int, [UInt8])])
+        /// Lines as (line number, byte range) in one shared buffer: one allocation per batch, not per line.
+        case lines(source: String, buffer: [UInt8], lines: [(Int, Range<Int>)])
         case records([RawRecord])
     }
 
@@ -76,17 +77,24 @@ public struct IngestPipeline: Sendable {
                 var reader = LineReader(source: source)
                 switch file.format.shape {
                 case .ndjson:
-                    var lines: [(Int, [UInt8])] = []
+                    var buffer: [UInt8] = []
+                    var lines: [(Int, Range<Int>)] = []
                     lines.reserveCapacity(batchSize)
-                    while let line = reader.nextLine({ Array($0) }) {
-                        lines.append((reader.lineNumber, line))
+                    while let range = reader.nextLine({ line -> Range<Int> in
+                        let start = buffer.count
+                        buffer.append(contentsOf: line)
+                        return start..<buffer.count
+                    }) {
+                        lines.append((reader.lineNumber, range))
                         if lines.count >= batchSize {
-                            try await submit(.lines(source: file.relativePath, lines: lines))
+                            try await submit(.lines(source: file.relativePath, buffer: buffer, lines: lines))
+                            buffer = []
+                            buffer.reserveCapacity(lines.last.map { $0.1.upperBound + $0.1.count } ?? 0)
                             lines.removeAll(keepingCapacity: true)
                             progress?.setBytes(done: bytesBefore + digesting.byteCount, total: totalBytes)
                         }
                     }
-                    if !lines.isEmpty { try await submit(.lines(source: file.relativePath, lines: lines)) }
+                    if !lines.isEmpty { try await submit(.lines(source: file.relativePath, buffer: buffer, lines: lines)) }
                     if let damage = reader.damage as? StreamDamage {
                         try await submit(.records([Self.damageRecord(damage, file: file, line: reader.lineNumber + 1, tail: reader.damagedTail)]))
                     }
@@ -133,10 +141,10 @@ public struct IngestPipeline: Sendable {
     static func work(_ batch: Batch, processor: RecordProcessor) async -> [RecordOutcome] {
         var outcomes: [RecordOutcome] = []
         switch batch {
-        case .lines(let source, let lines):
+        case .lines(let source, let buffer, let lines):
             outcomes.reserveCapacity(lines.count)
-            for (number, bytes) in lines {
-                for raw in RecordClassifier.classifyLine(bytes, source: source, line: number) {
+            for (number, range) in lines {
+                for raw in RecordClassifier.classifyLine(buffer, range: range, source: source, line: number) {
                     outcomes += await processor.process(raw)
                 }
             }

@@ -60,6 +60,7 @@ public enum RunJob {
         let isOverThreshold = counts.rejectRate > config.report.maxRejectRate
 
         // Model and reports.
+        MemoryRelease.trim()
         let modelPhase = PhaseProgress(phase: "model", isQuiet: options.isQuiet)
         let model = SubscriptionModel(
             subscriptions: ingest.deduplicated.takeSubscriptions(), renewals: ingest.deduplicated.renewalInfos, asOf: calendar.asOf,
