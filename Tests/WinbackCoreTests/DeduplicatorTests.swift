@@ -72,7 +72,9 @@ import WinbackCore
         let group = deduplicator.subscriptions["10"] ?? []
         #expect(group.map(\.transactionId) == ["11", "12"])
         #expect(deduplicator.transactionCount == 2 && deduplicator.duplicates == 1)
-        #expect(group.count == 2 && group[0].attributes === group[1].attributes)
+        #expect(group.count == 2 && group[0].attributes === group[1].attributes && group[0].identity === group[1].identity)
+        // The memory budget of a stored transaction (README: bytes per stored transaction).
+        #expect(MemoryLayout<SubscriptionTransaction>.stride <= 80)
         var taken = deduplicator
         #expect(taken.takeSubscriptions().count == 1 && taken.subscriptions.isEmpty)
     }

@@ -1,7 +1,7 @@
 /// The fields of a transaction the subscription model and reports use, kept compact: the
 /// low-cardinality fields live in a shared ``TransactionAttributes``, per-subscription strings are shared
 /// among the subscription's transactions (``Deduplicator``), no unused fields. Dates are epoch milliseconds.
-/// About 120 bytes inline, no heap of its own.
+/// 80 bytes inline, no heap of its own.
 public struct SubscriptionTransaction: Sendable, Equatable {
     /// `transactionId`, compact.
     public var transactionIdentifier: CompactIdentifier
@@ -9,16 +9,32 @@ public struct SubscriptionTransaction: Sendable, Equatable {
         get { transactionIdentifier.string }
         set { transactionIdentifier = CompactIdentifier(newValue) }
     }
-    public var originalTransactionId: String
+    public var originalTransactionId: String {
+        get { identity.originalTransactionId }
+        set { identity = SubscriptionIdentity(originalTransactionId: newValue, appAccountToken: appAccountToken, appTransactionId: appTransactionId) }
+    }
     public var purchaseDate: Int64
     /// Present for auto-renewable subscriptions (required by verification).
     public var expiresDate: Int64
-    public var revocationDate: Int64?
+    /// `Int64.min` when absent (an optional would take 16 bytes with padding).
+    private var revocationMilliseconds: Int64
+    public var revocationDate: Int64? {
+        get { revocationMilliseconds == .min ? nil : revocationMilliseconds }
+        set { revocationMilliseconds = newValue ?? .min }
+    }
     public var signedDate: Int64
     public var offerType: Int32?
     public var isUpgraded: Bool
-    public var appAccountToken: String?
-    public var appTransactionId: String?
+    public var appAccountToken: String? {
+        get { identity.appAccountToken }
+        set { identity = SubscriptionIdentity(originalTransactionId: originalTransactionId, appAccountToken: newValue, appTransactionId: appTransactionId) }
+    }
+    public var appTransactionId: String? {
+        get { identity.appTransactionId }
+        set { identity = SubscriptionIdentity(originalTransactionId: originalTransactionId, appAccountToken: appAccountToken, appTransactionId: newValue) }
+    }
+    /// The shared per-subscription identifiers.
+    public private(set) var identity: SubscriptionIdentity
     /// The shared product, group, type, offer, storefront and ownership fields.
     public private(set) var attributes: TransactionAttributes
 
@@ -72,15 +88,14 @@ public struct SubscriptionTransaction: Sendable, Equatable {
         appAccountToken: String? = nil, appTransactionId: String? = nil, storefront: String? = nil, ownership: String? = "PURCHASED"
     ) {
         self.transactionIdentifier = CompactIdentifier(transactionId)
-        self.originalTransactionId = originalTransactionId
+        self.identity = SubscriptionIdentity(
+            originalTransactionId: originalTransactionId, appAccountToken: appAccountToken, appTransactionId: appTransactionId)
         self.purchaseDate = purchaseDate
         self.expiresDate = expiresDate
-        self.revocationDate = revocationDate
+        self.revocationMilliseconds = revocationDate ?? .min
         self.signedDate = signedDate
         self.isUpgraded = isUpgraded
         self.offerType = offerType
-        self.appAccountToken = appAccountToken
-        self.appTransactionId = appTransactionId
         self.attributes = TransactionAttributes(
             productId: productId, subscriptionGroupId: subscriptionGroupId, type: type, offerIdentifier: offerIdentifier,
             offerDiscountType: offerDiscountType, offerPeriod: offerPeriod, storefront: storefront, ownership: ownership)
@@ -91,32 +106,29 @@ public struct SubscriptionTransaction: Sendable, Equatable {
     /// returns the shared instance equal to the one it is given.
     public init(_ payload: JWSTransactionDecodedPayload, attributes intern: (TransactionAttributes) -> TransactionAttributes) {
         transactionIdentifier = CompactIdentifier(payload.transactionId ?? "")
-        originalTransactionId = payload.originalTransactionId ?? ""
+        identity = SubscriptionIdentity(
+            originalTransactionId: payload.originalTransactionId ?? "", appAccountToken: payload.appAccountToken?.lowercased(),
+            appTransactionId: payload.appTransactionId)
         purchaseDate = payload.purchaseDate ?? 0
         expiresDate = payload.expiresDate ?? payload.purchaseDate ?? 0
-        revocationDate = payload.revocationDate
+        revocationMilliseconds = payload.revocationDate ?? .min
         signedDate = payload.signedDate ?? 0
         isUpgraded = payload.isUpgraded ?? false
         offerType = payload.rawOfferType
-        appAccountToken = payload.appAccountToken?.lowercased()
-        appTransactionId = payload.appTransactionId
         attributes = intern(TransactionAttributes(
             productId: payload.productId ?? "", subscriptionGroupId: payload.subscriptionGroupIdentifier, type: payload.rawType ?? "",
             offerIdentifier: payload.offerIdentifier, offerDiscountType: payload.rawOfferDiscountType, offerPeriod: payload.offerPeriod,
             storefront: payload.storefront, ownership: payload.rawInAppOwnershipType))
     }
 
-    /// Shares the per-subscription strings with `sibling` (a transaction of the same subscription) when equal.
-    mutating func shareStrings(with sibling: SubscriptionTransaction) {
-        originalTransactionId = sibling.originalTransactionId
-        if appAccountToken == sibling.appAccountToken { appAccountToken = sibling.appAccountToken }
-        if appTransactionId == sibling.appTransactionId { appTransactionId = sibling.appTransactionId }
+    /// Shares the identity of `sibling` (a transaction of the same subscription) when equal.
+    mutating func shareIdentity(with sibling: SubscriptionTransaction) {
+        if identity == sibling.identity { identity = sibling.identity }
     }
 
     public static func == (a: SubscriptionTransaction, b: SubscriptionTransaction) -> Bool {
-        a.transactionIdentifier == b.transactionIdentifier && a.originalTransactionId == b.originalTransactionId && a.purchaseDate == b.purchaseDate
-            && a.expiresDate == b.expiresDate && a.revocationDate == b.revocationDate && a.signedDate == b.signedDate
-            && a.offerType == b.offerType && a.isUpgraded == b.isUpgraded && a.appAccountToken == b.appAccountToken
-            && a.appTransactionId == b.appTransactionId && a.attributes == b.attributes
+        a.transactionIdentifier == b.transactionIdentifier && a.identity == b.identity && a.purchaseDate == b.purchaseDate
+            && a.expiresDate == b.expiresDate && a.revocationMilliseconds == b.revocationMilliseconds && a.signedDate == b.signedDate
+            && a.offerType == b.offerType && a.isUpgraded == b.isUpgraded && a.attributes == b.attributes
     }
 }

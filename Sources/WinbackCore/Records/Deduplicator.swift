@@ -6,8 +6,8 @@
 /// in input order (a refund re-signs the same transaction with a `revocationDate`). Superseded versions
 /// are counted as `duplicates`. Notifications are never deduplicated.
 ///
-/// Memory: the transactions of a subscription share their `originalTransactionId`, `appAccountToken` and
-/// `appTransactionId` strings, and all transactions share interned ``TransactionAttributes``.
+/// Memory: the transactions of a subscription share one ``SubscriptionIdentity``, and all transactions
+/// share interned ``TransactionAttributes``.
 public struct Deduplicator: Sendable {
     /// The winning versions of the transactions of each subscription, by `originalTransactionId`, in input order.
     public private(set) var subscriptions: [String: [SubscriptionTransaction]] = [:]
@@ -34,7 +34,7 @@ public struct Deduplicator: Sendable {
                 transactionCount += 1
                 return
             }
-            transaction.shareStrings(with: subscriptions.values[group][0])
+            transaction.shareIdentity(with: subscriptions.values[group][0])
             if let position = subscriptions.values[group].firstIndex(where: { $0.transactionIdentifier == identifier }) {
                 duplicates += 1
                 guard (payload.signedDate ?? .min) >= subscriptions.values[group][position].signedDate else { return }
