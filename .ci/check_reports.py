@@ -26,17 +26,17 @@ def main(directory: str) -> int:
             con.execute(f"""CREATE OR REPLACE TEMP TABLE report AS SELECT * FROM read_csv('{path}', header=true,
                             columns={{{columns}}}, timestampformat='%Y-%m-%dT%H:%M:%S.%gZ')""")
             rows = con.execute("SELECT count(*) FROM report").fetchone()[0]
-            months = [c["name"] for c in output["schema"] if c["type"] == "month"]
-            for month in months:
-                bad = con.execute(f"SELECT count(*) FROM report WHERE NOT regexp_matches({month}, '^[0-9]{{4}}-[0-9]{{2}}$')").fetchone()[0]
+            checks = {  # column type: (SQL condition for a bad value, what a good value is)
+                "month": ("NOT regexp_matches({c}, '^[0-9]{{4}}-[0-9]{{2}}$')", "YYYY-MM"),
+                "rate": ("{c} < 0 OR {c} > 1", "in [0, 1]"),
+            }
+            for column in output["schema"]:
+                if column["type"] not in checks:
+                    continue
+                condition, expected = checks[column["type"]]
+                bad = con.execute(f"SELECT count(*) FROM report WHERE {condition.format(c=column['name'])}").fetchone()[0]
                 if bad:
-                    print(f"FAIL {output['name']}: {bad} values of {month} are not YYYY-MM")
-                    failures += 1
-            rates = [c["name"] for c in output["schema"] if c["type"] == "rate"]
-            for rate in rates:
-                bad = con.execute(f"SELECT count(*) FROM report WHERE {rate} < 0 OR {rate} > 1").fetchone()[0]
-                if bad:
-                    print(f"FAIL {output['name']}: {bad} values of {rate} outside [0, 1]")
+                    print(f"FAIL {output['name']}: {bad} values of {column['name']} are not {expected}")
                     failures += 1
         elif output["name"].endswith(".ndjson.gz"):
             rows = con.execute(f"SELECT count(*) FROM read_json_auto('{path}', format='newline_delimited')").fetchone()[0] \

@@ -43,7 +43,7 @@ struct BenchCommand: AsyncParsableCommand {
             } else if let offers {
                 CommandSupport.writeStdout(try SigningBenchmark.run(offers: offers, seed: seed, directory: directory))
             } else {
-                let result = try ModelBenchmark.run(transactions: transactions, seed: seed, outputDirectory: directory)
+                let result = try await ModelBenchmark.run(transactions: transactions, seed: seed, outputDirectory: directory)
                 CommandSupport.writeStdout(result.summaryLine)
             }
             return ExitStatus.success

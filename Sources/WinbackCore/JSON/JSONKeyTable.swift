@@ -11,8 +11,8 @@ enum JSONKeyTable {
         "originalTransactionId", "priceIncreaseStatus", "recentSubscriptionStartDate", "renewalBillingPlanType", "requestIdentifier",
         "revocationPercentage", "revocationReason", "signedAppTransactionInfo", "signedRenewalInfo", "signedTransactionInfo",
         "signedTransactions", "storefrontCountryCodes", "subscriptionGroupIdentifier", "tokenCreationDate", "transactionReason",
-        "webOrderLineItemId", "autoRenewStatus", "recentSubscriptionStartDate", "appAppleId", "renewalPrice",
-    ].filter { $0.utf8.count > 15 }
+        "webOrderLineItemId",
+    ]
 
     /// Keys by UTF-8 length, with their bytes.
     private static let byLength: [[(bytes: [UInt8], key: String)]] = {

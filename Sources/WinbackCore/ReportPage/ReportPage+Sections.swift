@@ -63,16 +63,29 @@ extension ReportPage {
 
     // MARK: Churn
 
-    /// Per month: Σ active_start and Σ churned per reason stack, over all products.
-    static func churnByMonth(_ content: ReportPageContent) -> [String: (activeStart: Int, churned: Int, byStack: [String: Int], row: [String: Int])] {
+    /// One month of `churn_monthly` summed over all products.
+    struct MonthTotals {
+        var activeStart = 0
+        var activeEnd = 0
+        var new = 0
+        var reactivated = 0
+        var churned = 0
+        /// Churned per reason stack (``ChartPalette/reasonStack(_:)``).
+        var byStack: [String: Int] = [:]
+    }
+
+    /// Per month, the sums of `churn_monthly`'s rows over all products.
+    static func churnByMonth(_ content: ReportPageContent) -> [String: MonthTotals] {
         let table = ReportTable(.churnMonthly, rows: content.churnMonthly)
-        var result: [String: (activeStart: Int, churned: Int, byStack: [String: Int], row: [String: Int])] = [:]
+        var result: [String: MonthTotals] = [:]
         for row in table.rows {
             let month = table.text(row, "month") ?? ""
-            var entry = result[month] ?? (0, 0, [:], [:])
+            var entry = result[month] ?? MonthTotals()
             entry.activeStart += table.integer(row, "active_start")
+            entry.activeEnd += table.integer(row, "active_end")
+            entry.new += table.integer(row, "new")
+            entry.reactivated += table.integer(row, "reactivated")
             entry.churned += table.integer(row, "churned")
-            for column in ["active_end", "new", "reactivated"] { entry.row[column, default: 0] += table.integer(row, column) }
             for reason in LapseReason.allCases {
                 entry.byStack[ChartPalette.reasonStack(reason.rawValue), default: 0] += table.integer(row, "churned_" + reason.rawValue)
             }
@@ -93,7 +106,7 @@ extension ReportPage {
         let chart = VerticalBarChart(
             categories: content.months, series: series, isStacked: true, xTitle: "Month (the last one runs to as-of)",
             yTitle: "Churned ÷ active at month start", isCount: false, highlighted: highlight)
-        let last = byMonth[content.lastFullMonth] ?? (0, 0, [:], [:])
+        let last = byMonth[content.lastFullMonth] ?? MonthTotals()
         let rate = RateFormat.format(last.churned, last.activeStart)
         var html = "<div class=\"callout\">"
         html += figure("Active at the start of \(content.lastFullMonth)", display: ChartNumber.grouped(last.activeStart), column: "activeStart", value: String(last.activeStart))
@@ -106,11 +119,11 @@ extension ReportPage {
         html += HTMLTable(
             id: "churn-table", headers: ["Month", "Active at start", "Active at end", "New", "Reactivated", "Churned", "Churn rate"],
             rows: recent.map { month in
-                let entry = byMonth[month] ?? (0, 0, [:], [:])
+                let entry = byMonth[month] ?? MonthTotals()
                 return [
                     .label(month, column: "month"), .count(entry.activeStart, column: "active_start"),
-                    .count(entry.row["active_end"] ?? 0, column: "active_end"), .count(entry.row["new"] ?? 0, column: "new"),
-                    .count(entry.row["reactivated"] ?? 0, column: "reactivated"), .count(entry.churned, column: "churned"),
+                    .count(entry.activeEnd, column: "active_end"), .count(entry.new, column: "new"),
+                    .count(entry.reactivated, column: "reactivated"), .count(entry.churned, column: "churned"),
                     .rate(RateFormat.format(entry.churned, entry.activeStart), column: "churn_rate"),
                 ]
             },

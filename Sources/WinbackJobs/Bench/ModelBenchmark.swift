@@ -20,7 +20,7 @@ public enum ModelBenchmark {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 
-    public static func run(transactions target: Int, seed: UInt64, outputDirectory: String) throws -> Result {
+    public static func run(transactions target: Int, seed: UInt64, outputDirectory: String) async throws -> Result {
         var simulator = SubscriptionSimulator(
             seed: seed, bundleId: SampleDataGenerator.bundleId, environment: SampleDataGenerator.environment,
             appAppleId: SampleDataGenerator.appAppleId, anchor: SampleDataGenerator.anchor)
@@ -54,9 +54,9 @@ public enum ModelBenchmark {
         try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
         var rows = 0
         var writerSeconds: [(String, JSONValue)] = []
-        var reports: RunReports?
-        let aggregateSeconds = seconds { reports = RunReports(model: model, calendar: calendar) }
-        guard let reports else { throw JobError.internalError("reports") }
+        let aggregateStart = DispatchTime.now().uptimeNanoseconds
+        let reports = await RunReports.concurrent(model: model, calendar: calendar)
+        let aggregateSeconds = Double(DispatchTime.now().uptimeNanoseconds - aggregateStart) / 1e9
         writerSeconds.append(("aggregates", .double((aggregateSeconds * 1000).rounded() / 1000)))
         let tables: [(ReportSchema, (ReportFileWriter) throws -> Void)] = [
             (.subscriptions, { writer in for timeline in model.timelines { try writer.write(row: SubscriptionsReport.row(timeline)) } }),

@@ -8,7 +8,7 @@ import WinbackCrypto
 public enum VerifyBenchmark {
     public static func run(records target: Int, seed: UInt64) async throws -> String {
         let pki = try TestPKI.make(seed: seed)
-        let header = JSONText.object([("alg", .string("ES256")), ("x5c", JSONText.array(pki.x5c.map { .string($0) }))])
+        let header = pki.jwsHeader
         let signer = JWSSigner(key: pki.leaf.key)
         var simulator = SubscriptionSimulator(
             seed: seed, bundleId: SampleDataGenerator.bundleId, environment: SampleDataGenerator.environment,

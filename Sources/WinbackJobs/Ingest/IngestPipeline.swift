@@ -87,9 +87,10 @@ public struct IngestPipeline: Sendable {
                     }) {
                         lines.append((reader.lineNumber, range))
                         if lines.count >= batchSize {
+                            let previousSize = buffer.count
                             try await submit(.lines(source: file.relativePath, buffer: buffer, lines: lines))
                             buffer = []
-                            buffer.reserveCapacity(lines.last.map { $0.1.upperBound + $0.1.count } ?? 0)
+                            buffer.reserveCapacity(previousSize + previousSize / 8)
                             lines.removeAll(keepingCapacity: true)
                             progress?.setBytes(done: bytesBefore + digesting.byteCount, total: totalBytes)
                         }

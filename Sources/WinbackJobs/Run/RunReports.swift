@@ -13,18 +13,7 @@ public struct RunReports: Sendable {
     public var subscriptionsByStatus: [SubscriptionStatus: Int]
     public var familyShared: Int
 
-    /// Computes the reports one after the other.
-    public init(model: SubscriptionModel, calendar: ReportCalendar) {
-        let reportable = model.reportable
-        let churnMonthly = ChurnReport(periods: Self.months(reportable, calendar: calendar), timelines: reportable)
-        self.init(
-            churnMonthly: churnMonthly, churnDaily: ChurnReport(periods: calendar.days(count: 90), timelines: reportable),
-            churnMonthlyRows: churnMonthly.rows(productGroups: model.productGroups), expirationReasons: ExpirationReasonsReport.rows(reportable),
-            offerUsage: OfferUsageReport.rows(reportable), retentionCohorts: RetentionCohortsReport.rows(reportable, calendar: calendar),
-            model: model, reportable: reportable)
-    }
-
-    /// Computes the independent reports concurrently (they only read the model); same result as `init`.
+    /// Computes the independent reports concurrently (they only read the model).
     public static func concurrent(model: SubscriptionModel, calendar: ReportCalendar) async -> RunReports {
         let reportable = model.reportable
         async let monthly = { () -> (ChurnReport, [[String?]]) in

@@ -28,7 +28,7 @@ public struct SampleDataGenerator: Sendable {
     private struct Signer: Sendable {
         let pki: TestPKI
         func sign(_ payload: JSONValue, header: JSONValue? = nil) throws -> String {
-            let header = header ?? JSONText.object([("alg", .string("ES256")), ("x5c", JSONText.array(pki.x5c.map { .string($0) }))])
+            let header = header ?? pki.jwsHeader
             return try JWSSigner(key: pki.leaf.key).sign(header: header, payload: payload)
         }
     }

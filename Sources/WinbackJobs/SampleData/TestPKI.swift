@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import SwiftASN1
+import WinbackCore
 import WinbackCrypto
 import X509
 
@@ -23,6 +24,9 @@ public struct TestPKI: Sendable {
 
     /// The x5c header value: `[leaf, intermediate, root]`, standard base64 DER.
     public var x5c: [String] { [leaf.base64, intermediate.base64, root.base64] }
+
+    /// The JWS header Apple's payloads carry: `{"alg":"ES256","x5c":[leaf, intermediate, root]}`.
+    public var jwsHeader: JSONValue { JSONText.object([("alg", .string("ES256")), ("x5c", JSONText.array(x5c.map { .string($0) }))]) }
 
     /// Validity windows (UTC).
     public static let rootValidity = (date(2020, 1, 1), date(2045, 1, 1))
