@@ -126,6 +126,32 @@ import WinbackTestSupport
         #expect(html.contains("36 earlier cohorts"))
     }
 
+    @Test func unsignedRunIsCalledOutOnThePage() {
+        var content = Self.content()
+        content.offersSigned = false
+        let html = ReportPage.render(content)
+        #expect(html.contains("reports were published but no offers were signed"))
+        #expect(html.contains("Offers were not signed in this run."))
+    }
+
+    @Test func aRunWithNoDataStillHasEverySection() {
+        var content = Self.content()
+        content.counts = IngestCounts()
+        content.months = []
+        content.churnMonthly = []
+        content.expirationReasons = []
+        content.offerUsage = []
+        content.retentionCohorts = []
+        content.campaigns = []
+        content.subscriptionsByStatus = content.subscriptionsByStatus.map { ($0.status, 0) }
+        let html = ReportPage.render(content)
+        #expect(ReportPage.sectionIDs.filter { !html.contains("<section id=\"\($0)\">") } == [])
+        let notes = ["No subscription is expired at as-of.", "No transaction used an offer.", "No cohort has reached its first renewal yet.",
+            "No campaigns are configured.", "No record was rejected."]
+        #expect(notes.filter { !html.contains($0) } == [])
+        #expect(!html.contains("=\"nan") && !html.contains("=\"inf") && !html.contains("=\"-inf"))
+    }
+
     @Test func renderingIsDeterministic() {
         #expect(ReportPage.render(Self.content(products: 3)) == ReportPage.render(Self.content(products: 3)))
     }
