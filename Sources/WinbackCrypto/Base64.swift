@@ -43,7 +43,35 @@ public enum Base64 {
         decode(buffer: buffer, table: urlTable, requirePadding: false)
     }
 
+    /// Decodes base64url from `input` into `output` (at least ``decodedCapacity(_:)`` bytes) and returns
+    /// the number of bytes written, or `nil` when `input` is not base64url. Nothing is allocated, so a
+    /// verifier can decode a payload into a temporary buffer.
+    public static func decodeURL(buffer input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        urlTable.withUnsafeBufferPointer { decode(buffer: input, table: $0, requirePadding: false, into: output) }
+    }
+
+    /// An upper bound of the decoded size of `encodedCount` base64 characters.
+    public static func decodedCapacity(_ encodedCount: Int) -> Int { (encodedCount + 3) / 4 * 3 }
+
     private static func decode(buffer input: UnsafeBufferPointer<UInt8>, table: [UInt8], requirePadding: Bool) -> [UInt8]? {
+        table.withUnsafeBufferPointer { table -> [UInt8]? in
+            var isValid = true
+            let output = [UInt8](unsafeUninitializedCapacity: decodedCapacity(input.count)) { out, initialized in
+                if let written = decode(buffer: input, table: table, requirePadding: requirePadding, into: out) {
+                    initialized = written
+                } else {
+                    isValid = false
+                    initialized = 0
+                }
+            }
+            return isValid ? output : nil
+        }
+    }
+
+    private static func decode(
+        buffer input: UnsafeBufferPointer<UInt8>, table: UnsafeBufferPointer<UInt8>, requirePadding: Bool,
+        into out: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int? {
         var count = input.count
         var padding = 0
         while count > 0, input[count - 1] == UInt8(ascii: "=") {
@@ -59,43 +87,32 @@ public enum Base64 {
         let remainder = count % 4
         if remainder == 1 { return nil }
         let fullEnd = count - remainder
-        let outputCount = fullEnd / 4 * 3 + (remainder == 0 ? 0 : remainder - 1)
-        return table.withUnsafeBufferPointer { table -> [UInt8]? in
-            var isValid = true
-            let output = [UInt8](unsafeUninitializedCapacity: outputCount) { out, initialized in
-                var index = 0
-                var written = 0
-                while index < fullEnd {
-                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
-                    let c = table[Int(input[index + 2])], d = table[Int(input[index + 3])]
-                    if (a | b | c | d) & 0xC0 != 0 {
-                        isValid = false
-                        break
-                    }
-                    out[written] = a << 2 | b >> 4
-                    out[written + 1] = b << 4 | c >> 2
-                    out[written + 2] = c << 6 | d
-                    written += 3
-                    index += 4
-                }
-                if isValid, remainder == 2 {
-                    let a = table[Int(input[index])], b = table[Int(input[index + 1])]
-                    if (a | b) & 0xC0 != 0 || b & 0x0F != 0 { isValid = false } else {
-                        out[written] = a << 2 | b >> 4
-                        written += 1
-                    }
-                } else if isValid, remainder == 3 {
-                    let a = table[Int(input[index])], b = table[Int(input[index + 1])], c = table[Int(input[index + 2])]
-                    if (a | b | c) & 0xC0 != 0 || c & 0x03 != 0 { isValid = false } else {
-                        out[written] = a << 2 | b >> 4
-                        out[written + 1] = b << 4 | c >> 2
-                        written += 2
-                    }
-                }
-                initialized = isValid ? written : 0
-            }
-            return isValid ? output : nil
+        precondition(out.count >= fullEnd / 4 * 3 + (remainder == 0 ? 0 : remainder - 1), "base64 output buffer too small")
+        var index = 0
+        var written = 0
+        while index < fullEnd {
+            let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+            let c = table[Int(input[index + 2])], d = table[Int(input[index + 3])]
+            if (a | b | c | d) & 0xC0 != 0 { return nil }
+            out[written] = a << 2 | b >> 4
+            out[written + 1] = b << 4 | c >> 2
+            out[written + 2] = c << 6 | d
+            written += 3
+            index += 4
         }
+        if remainder == 2 {
+            let a = table[Int(input[index])], b = table[Int(input[index + 1])]
+            if (a | b) & 0xC0 != 0 || b & 0x0F != 0 { return nil }
+            out[written] = a << 2 | b >> 4
+            written += 1
+        } else if remainder == 3 {
+            let a = table[Int(input[index])], b = table[Int(input[index + 1])], c = table[Int(input[index + 2])]
+            if (a | b | c) & 0xC0 != 0 || c & 0x03 != 0 { return nil }
+            out[written] = a << 2 | b >> 4
+            out[written + 1] = b << 4 | c >> 2
+            written += 2
+        }
+        return written
     }
 
     /// Standard base64 with padding.

@@ -40,8 +40,12 @@ public struct SignedPayloadVerifier: Sendable {
 
     /// Verifies and decodes `jws` as `kind`; returns the payload and its unknown-enum warnings.
     public func verify(_ jws: String, as kind: PayloadKind) async throws(RecordFailure) -> (AcceptedPayload, [String]) {
-        var text = jws
-        let split: Result<Parts, RecordFailure> = text.withUTF8 { bytes in
+        try await verify(RecordText(jws), as: kind)
+    }
+
+    /// Verifies and decodes the JWS `jws` (read in place, not copied) as `kind`.
+    public func verify(_ jws: RecordText, as kind: PayloadKind) async throws(RecordFailure) -> (AcceptedPayload, [String]) {
+        let split: Result<Parts, RecordFailure> = jws.withBytes { bytes in
             Result { () throws(RecordFailure) -> Parts in try self.split(bytes) }
         }
         let parts = try split.get()
@@ -98,21 +102,24 @@ public struct SignedPayloadVerifier: Sendable {
     /// Splits the JWS bytes: three segments, base64url JSON header (cached by segment) and payload, signature.
     private func split(_ bytes: UnsafeBufferPointer<UInt8>) throws(RecordFailure) -> Parts {
         // memchr: the segments are ~6.6 KB, a byte loop over them cost ~3 % of verification.
-        var dots: [Int] = []
+        // Up to three dot positions, without an array per record.
+        var dots = (0, 0)
+        var dotCount = 0
         if let base = bytes.baseAddress {
             var offset = 0
-            while dots.count < 3, offset < bytes.count, let found = memchr(base + offset, 0x2E, bytes.count - offset) {
+            while dotCount < 3, offset < bytes.count, let found = memchr(base + offset, 0x2E, bytes.count - offset) {
                 let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                dots.append(index)
+                if dotCount == 0 { dots.0 = index } else if dotCount == 1 { dots.1 = index }
+                dotCount += 1
                 offset = index + 1
             }
         }
-        guard dots.count == 2 else {
+        guard dotCount == 2 else {
             let found = bytes.reduce(into: 1) { count, byte in if byte == UInt8(ascii: ".") { count += 1 } }
             throw RecordFailure(.malformedJWS, "expected 3 dot-separated segments, found \(found)")
         }
         var parts = Parts()
-        let headerSegment = UnsafeBufferPointer(rebasing: bytes[0..<dots[0]])
+        let headerSegment = UnsafeBufferPointer(rebasing: bytes[0..<dots.0])
         parts.headerHash = JWSHeaderCache.hash(headerSegment)
         parts.header = headers.lookup(headerSegment, hash: parts.headerHash)
         if parts.header == nil { parts.headerSegment = Array(headerSegment) }
@@ -123,19 +130,27 @@ public struct SignedPayloadVerifier: Sendable {
             if let malformed = header.malformed { throw malformed }
             parts.parsedHeader = header
         }
-        guard let payloadBytes = Base64.decodeURL(buffer: UnsafeBufferPointer(rebasing: bytes[(dots[0] + 1)..<dots[1]])), !payloadBytes.isEmpty else {
-            throw RecordFailure(.malformedJWS, "payload segment is not base64url")
+        // The payload is decoded into a temporary buffer: an array per record was a >1 KB heap block, which
+        // made glibc consolidate its free lists on every record once the heap held millions of objects.
+        let payloadSegment = UnsafeBufferPointer(rebasing: bytes[(dots.0 + 1)..<dots.1])
+        let payload = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Base64.decodedCapacity(payloadSegment.count)) { buffer in
+            Result { () throws(RecordFailure) -> JSONValue in
+                guard let count = Base64.decodeURL(buffer: payloadSegment, into: buffer), count > 0 else {
+                    throw RecordFailure(.malformedJWS, "payload segment is not base64url")
+                }
+                do {
+                    return try JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: buffer[0..<count]))
+                } catch {
+                    throw RecordFailure(.malformedJWS, "payload is not JSON: \(error)")
+                }
+            }
         }
-        do {
-            parts.payload = try JSONParser.parse(payloadBytes)
-        } catch {
-            throw RecordFailure(.malformedJWS, "payload is not JSON: \(error)")
-        }
-        guard let signature = Base64.decodeURL(buffer: UnsafeBufferPointer(rebasing: bytes[(dots[1] + 1)...])) else {
+        parts.payload = try payload.get()
+        guard let signature = Base64.decodeURL(buffer: UnsafeBufferPointer(rebasing: bytes[(dots.1 + 1)...])) else {
             throw RecordFailure(.malformedJWS, "signature segment is not base64url")
         }
         parts.signature = signature
-        parts.digest = SHA256.hash(data: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[0..<dots[1]]))
+        parts.digest = SHA256.hash(data: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[0..<dots.1]))
         return parts
     }
 }

@@ -39,6 +39,40 @@ import WinbackCore
     }
 }
 
+@Suite struct PayloadCompactorTests {
+    @Test func concurrentCallersShareOneAttributesObjectPerCombination() async {
+        let compactor = PayloadCompactor()
+        let kept = await withTaskGroup(of: [KeptPayload].self) { group in
+            for task in 0..<4 {
+                group.addTask {
+                    (0..<200).map { index in
+                        var transaction = JWSTransactionDecodedPayload()
+                        transaction.transactionId = "\(task * 1000 + index)"
+                        transaction.originalTransactionId = "1"
+                        transaction.productId = index.isMultiple(of: 2) ? "p.monthly" : "p.yearly"
+                        transaction.storefront = "USA"
+                        return compactor.keep(.transaction(transaction))
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        let attributes = kept.compactMap { kept -> TransactionAttributes? in
+            if case .transaction(let transaction) = kept { return transaction.attributes }
+            return nil
+        }
+        #expect(attributes.count == 800)
+        #expect(Set(attributes.map(ObjectIdentifier.init)).count == 2)
+    }
+
+    @Test func payloadsWithoutTheirKeysAreIgnored() {
+        var transaction = JWSTransactionDecodedPayload()
+        transaction.transactionId = "1"
+        #expect(PayloadCompactor().keep(.transaction(transaction)) == .ignored)
+        #expect(PayloadCompactor().keep(.renewalInfo(JWSRenewalInfoDecodedPayload())) == .ignored)
+    }
+}
+
 @Suite struct CompactIdentifierTests {
     @Test(arguments: ["2000000900000010", "0", "18446744073709551615", "007", "18446744073709551616", "abc", "", "12a", "１２"])
     func printsBackExactlyAsWritten(_ text: String) {

@@ -10,6 +10,15 @@ import WinbackCore
         #expect(value["d"] == .double(1000))
     }
 
+    @Test(arguments: [
+        ("9223372036854775807", JSONValue.integer(.max)), ("-9223372036854775808", .integer(.min)),
+        ("9223372036854775808", .double(9_223_372_036_854_775_808)), ("-9223372036854775809", .double(-9_223_372_036_854_775_809)),
+        ("18446744073709551616", .double(18_446_744_073_709_551_616)), ("-7", .integer(-7)), ("0", .integer(0)),
+    ])
+    func integersAtTheInt64BoundsStayExactOrBecomeDoubles(text: String, expected: JSONValue) throws {
+        #expect(try JSONParser.parse(text) == expected)
+    }
+
     @Test func memberRangesPointAtTheValueText() throws {
         let text = #"{"k": [1, "x"], "s": "jws"}"#
         let value = try JSONParser.parse(text)

@@ -6,7 +6,7 @@ import WinbackCore
         records.map { record in
             let content: String
             switch record.content {
-            case .signed(let jws, let kind): content = "signed \(kind.rawValue) \(jws)"
+            case .signed(let jws, let kind): content = "signed \(kind.rawValue) \(jws.string)"
             case .decoded(_, let kind): content = "decoded \(kind.rawValue)"
             case .failure(let failure): content = failure.code.rawValue
             }
@@ -31,6 +31,18 @@ import WinbackCore
         ("\"just a string\"", ["7 - unknown_shape | \"just a string\""]),
         ("{not json", ["7 - malformed_json | {not json"]),
         ("   \t", []),
+        // One signed member: read in place, the same records as the general rules.
+        (#"{"signedTransactionInfo":"t.t.t"}"#, [#"7 signedTransactionInfo signed transaction t.t.t | {"signedTransactionInfo":"t.t.t"}"#]),
+        (" { \"signedPayload\" :\t\"n.n.n\" } \r", ["7 signedPayload signed notification n.n.n |  { \"signedPayload\" :\t\"n.n.n\" } \r"]),
+        (#"{"signedRenewalInfo":"r.r.r"}"#, [#"7 signedRenewalInfo signed renewalInfo r.r.r | {"signedRenewalInfo":"r.r.r"}"#]),
+        // Near misses fall back to the general rules.
+        (#"{"signedTransactionInfo":"t.t\/t"}"#, [#"7 signedTransactionInfo signed transaction t.t/t | {"signedTransactionInfo":"t.t\/t"}"#]),
+        (#"{"signedRenewalInfo":"r.r.é"}"#, [#"7 signedRenewalInfo signed renewalInfo r.r.é | {"signedRenewalInfo":"r.r.é"}"#]),
+        (#"{"signedTransactionInfo":"t.t.t"} x"#, [#"7 - malformed_json | {"signedTransactionInfo":"t.t.t"} x"#]),
+        (#"{"signedTransactionInfo":"t.t.t",}"#, [#"7 - malformed_json | {"signedTransactionInfo":"t.t.t",}"#]),
+        ("{\"signedTransactionInfo\":\"t.t\u{01}\"}", ["7 - malformed_json | {\"signedTransactionInfo\":\"t.t\u{01}\"}"]),
+        (#"{"signedTransactionInfoX":"t.t.t"}"#, [#"7 - unknown_shape | {"signedTransactionInfoX":"t.t.t"}"#]),
+        (#"{"signedTransactionInfo":"t.t.t""#, [#"7 - malformed_json | {"signedTransactionInfo":"t.t.t""#]),
     ] as [(String, [String])])
     func ndjsonLinesAreClassified(_ text: String, _ expected: [String]) {
         #expect(Self.line(text) == expected)

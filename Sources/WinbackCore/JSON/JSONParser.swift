@@ -290,10 +290,26 @@ public struct JSONParser {
             guard index < bytes.count, isDigit(bytes[index]) else { throw fail("invalid number") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
+        if isInteger, let integer = Self.integer(UnsafeBufferPointer(rebasing: bytes[start..<index])) { return .integer(integer) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        if isInteger, let integer = Int64(text) { return .integer(integer) }
         guard let double = Double(text) else { throw JSONParseError(offset: start, reason: "invalid number") }
         return .double(double)
+    }
+
+    /// The value of an optionally negative run of digits, or `nil` when it overflows `Int64` (then the
+    /// number is a `double`). Every App Store date is a 13-digit integer; going through a `String` for
+    /// each cost an allocation-sized share of decoding.
+    private static func integer(_ digits: UnsafeBufferPointer<UInt8>) -> Int64? {
+        let isNegative = digits.first == UInt8(ascii: "-")
+        var magnitude: UInt64 = 0
+        for byte in digits.dropFirst(isNegative ? 1 : 0) {
+            let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(byte &- UInt8(ascii: "0")))
+            if overflow1 || overflow2 { return nil }
+            magnitude = sum
+        }
+        if isNegative { return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil }
+        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
     }
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

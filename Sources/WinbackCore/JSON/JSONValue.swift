@@ -2,7 +2,7 @@
 ///
 /// Integers that fit in `Int64` stay exact (`integer`); every other number is a `double`. Object members
 /// keep their source order and their byte range, so a reader can locate a nested value in its file.
-public indirect enum JSONValue: Sendable, Equatable {
+public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case integer(Int64)

@@ -27,10 +27,11 @@ public struct RenewalState: Sendable, Equatable {
         self.eligibleWinBackOfferIds = eligibleWinBackOfferIds
     }
 
-    public init(_ payload: JWSRenewalInfoDecodedPayload, interner: inout StringInterner) {
+    /// The state of `payload`, with `autoRenewProductId` given (an interned copy of the payload's).
+    public init(_ payload: JWSRenewalInfoDecodedPayload, autoRenewProductId: String?) {
         self.init(
             originalTransactionId: payload.originalTransactionId ?? "", signedDate: payload.signedDate ?? 0,
-            autoRenewStatus: payload.rawAutoRenewStatus, autoRenewProductId: interner.intern(payload.autoRenewProductId),
+            autoRenewStatus: payload.rawAutoRenewStatus, autoRenewProductId: autoRenewProductId,
             expirationIntent: payload.rawExpirationIntent, isInBillingRetryPeriod: payload.isInBillingRetryPeriod,
             gracePeriodExpiresDate: payload.gracePeriodExpiresDate, priceIncreaseStatus: payload.rawPriceIncreaseStatus,
             eligibleWinBackOfferIds: payload.eligibleWinBackOfferIds)

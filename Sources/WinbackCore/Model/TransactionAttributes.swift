@@ -20,6 +20,9 @@ public final class TransactionAttributes: Hashable, Sendable {
     public let isPaid: Bool
     /// Shared through Family Sharing.
     public let isFamilyShared: Bool
+    /// The fields' hash, computed once on the thread that builds the value (interning then costs one
+    /// lookup under ``PayloadCompactor``'s lock, not eight string hashes).
+    private let fieldsHash: Int
 
     public init(
         productId: String, subscriptionGroupId: String?, type: String, offerIdentifier: String?, offerDiscountType: String?,
@@ -36,6 +39,16 @@ public final class TransactionAttributes: Hashable, Sendable {
         isAutoRenewable = type == ProductType.autoRenewableSubscription.rawValue
         isPaid = offerDiscountType != OfferDiscountType.freeTrial.rawValue
         isFamilyShared = ownership == InAppOwnershipType.familyShared.rawValue
+        var hasher = Hasher()
+        hasher.combine(productId)
+        hasher.combine(subscriptionGroupId)
+        hasher.combine(type)
+        hasher.combine(offerIdentifier)
+        hasher.combine(offerDiscountType)
+        hasher.combine(offerPeriod)
+        hasher.combine(storefront)
+        hasher.combine(ownership)
+        fieldsHash = hasher.finalize()
     }
 
     /// A copy with one field changed (for the transaction's setters).
@@ -57,13 +70,6 @@ public final class TransactionAttributes: Hashable, Sendable {
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(productId)
-        hasher.combine(subscriptionGroupId)
-        hasher.combine(type)
-        hasher.combine(offerIdentifier)
-        hasher.combine(offerDiscountType)
-        hasher.combine(offerPeriod)
-        hasher.combine(storefront)
-        hasher.combine(ownership)
+        hasher.combine(fieldsHash)
     }
 }

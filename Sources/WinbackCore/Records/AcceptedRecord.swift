@@ -1,13 +1,15 @@
-/// An accepted record with its location and the warnings (unknown enum values) its decoding raised.
+/// An accepted record with its location, what the model keeps of it and the warnings (unknown enum
+/// values) its decoding raised.
 public struct AcceptedRecord: Sendable, Equatable {
     public var location: RecordLocation
-    public var payload: AcceptedPayload
+    /// The compact form of the payload (``PayloadCompactor``); the decoded payload itself is not kept.
+    public var kept: KeptPayload
     /// One message per unknown enum value in this record.
     public var warnings: [String]
 
-    public init(location: RecordLocation, payload: AcceptedPayload, warnings: [String]) {
+    public init(location: RecordLocation, kept: KeptPayload, warnings: [String]) {
         self.location = location
-        self.payload = payload
+        self.kept = kept
         self.warnings = warnings
     }
 }

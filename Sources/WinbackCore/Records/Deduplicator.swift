@@ -17,17 +17,23 @@ public struct Deduplicator: Sendable {
     public private(set) var transactionCount = 0
     /// Versions that lost to a later or newer-signed one.
     public private(set) var duplicates = 0
-    private var interner = StringInterner()
-    private var attributes: Set<TransactionAttributes> = []
+    private let compactor: PayloadCompactor
 
-    public init() {}
+    /// `compactor` is the one the verifying threads use, so all stored transactions share its attributes.
+    public init(compactor: PayloadCompactor = PayloadCompactor()) {
+        self.compactor = compactor
+    }
 
     /// Adds an accepted payload in input order.
     public mutating func add(_ payload: AcceptedPayload) {
-        switch payload {
-        case .transaction(let payload):
-            guard payload.transactionId != nil, let original = payload.originalTransactionId else { return }
-            var transaction = SubscriptionTransaction(payload) { attributes.insert($0).memberAfterInsert }
+        add(compactor.keep(payload))
+    }
+
+    /// Adds the kept form of an accepted payload in input order.
+    public mutating func add(_ kept: KeptPayload) {
+        switch kept {
+        case .transaction(var transaction):
+            let original = transaction.originalTransactionId
             let identifier = transaction.transactionIdentifier
             guard let group = subscriptions.index(forKey: original) else {
                 subscriptions[original] = [transaction]
@@ -37,20 +43,20 @@ public struct Deduplicator: Sendable {
             transaction.shareIdentity(with: subscriptions.values[group][0])
             if let position = subscriptions.values[group].firstIndex(where: { $0.transactionIdentifier == identifier }) {
                 duplicates += 1
-                guard (payload.signedDate ?? .min) >= subscriptions.values[group][position].signedDate else { return }
+                guard transaction.signedDate >= subscriptions.values[group][position].signedDate else { return }
                 subscriptions.values[group][position] = transaction
             } else {
                 subscriptions.values[group].append(transaction)
                 transactionCount += 1
             }
-        case .renewalInfo(let payload):
-            guard let id = payload.originalTransactionId else { return }
+        case .renewalInfo(let renewal):
+            let id = renewal.originalTransactionId
             if let existing = renewalInfos[id] {
                 duplicates += 1
-                guard (payload.signedDate ?? .min) >= existing.signedDate else { return }
+                guard renewal.signedDate >= existing.signedDate else { return }
             }
-            renewalInfos[id] = RenewalState(payload, interner: &interner)
-        case .notification:
+            renewalInfos[id] = renewal
+        case .ignored:
             break
         }
     }

@@ -2,8 +2,8 @@
 /// already known from its shape.
 public struct RawRecord: Sendable {
     public enum Content: Sendable {
-        /// A compact JWS expected to hold `kind`.
-        case signed(String, PayloadKind)
+        /// A compact JWS expected to hold `kind` (its text as found, without quotes).
+        case signed(RecordText, PayloadKind)
         /// A decoded payload object (accepted only with `acceptUnsignedPayloads`).
         case decoded(JSONValue, PayloadKind)
         /// Rejected by shape alone (`malformed_json`, `unknown_shape`, `malformed_jws`).

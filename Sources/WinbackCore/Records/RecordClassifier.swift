@@ -17,6 +17,15 @@ public enum RecordClassifier {
     public static func classifyLine(_ bytes: [UInt8], range: Range<Int>, source: String, line: Int) -> [RawRecord] {
         if bytes[range].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return [] }
         let text = RecordText(bytes: bytes, range: range)
+        if let (key, jwsRange) = SignedLine.match(bytes, range: range) {
+            let kind: PayloadKind = switch key {
+            case .signedPayload: .notification
+            case .signedTransactionInfo: .transaction
+            case .signedRenewalInfo: .renewalInfo
+            }
+            let location = RecordLocation(source: source, line: line, path: key.rawValue)
+            return [RawRecord(location: location, content: .signed(RecordText(bytes: bytes, range: jwsRange), kind), text: text)]
+        }
         let value: JSONValue
         do {
             value = try bytes.withUnsafeBufferPointer { buffer in try JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: buffer[range])) }
@@ -136,7 +145,7 @@ public enum RecordClassifier {
                 content: .failure(RecordFailure(.malformedJWS, "\(path): expected a JWS string, found \(FieldValue.describe(value))")),
                 text: text)
         }
-        return RawRecord(location: location, content: .signed(jws, kind), text: text)
+        return RawRecord(location: location, content: .signed(RecordText(jws), kind), text: text)
     }
 
     /// Classifies one object. `text` gives the record text for a member's range (`nil` = the whole value).

@@ -146,11 +146,11 @@ public struct IngestPipeline: Sendable {
             outcomes.reserveCapacity(lines.count)
             for (number, range) in lines {
                 for raw in RecordClassifier.classifyLine(buffer, range: range, source: source, line: number) {
-                    outcomes += await processor.process(raw)
+                    await processor.process(raw, into: &outcomes)
                 }
             }
         case .records(let records):
-            for raw in records { outcomes += await processor.process(raw) }
+            for raw in records { await processor.process(raw, into: &outcomes) }
         }
         return outcomes
     }

@@ -10,16 +10,18 @@ public enum IngestStage {
         let (files, warnings) = try InputDiscovery.discover(loaded)
         let chains = ChainValidator(roots: loaded.roots)
         let verifier = SignedPayloadVerifier(chains: chains, decoder: PayloadDecoder(app: loaded.config.app))
-        let processor = RecordProcessor(verifier: verifier, acceptUnsignedPayloads: loaded.config.acceptUnsignedPayloads)
+        let compactor = PayloadCompactor()
+        let processor = RecordProcessor(
+            verifier: verifier, acceptUnsignedPayloads: loaded.config.acceptUnsignedPayloads, compactor: compactor)
         let pipeline = IngestPipeline(processor: processor, files: files)
         var counts = IngestCounts()
-        var deduplicator = Deduplicator()
+        var deduplicator = Deduplicator(compactor: compactor)
         let progress = PhaseProgress(phase: "ingest", isQuiet: isQuiet)
         let inputs = try await pipeline.run(progress: progress) { outcome in
             switch outcome {
             case .accepted(let record):
                 counts.countAccepted(record)
-                deduplicator.add(record.payload)
+                deduplicator.add(record.kept)
             case .rejected(let rejection):
                 counts.countRejected(rejection)
                 try onReject(rejection)

@@ -7,10 +7,13 @@ import WinbackCrypto
 public struct RecordProcessor: Sendable {
     public var verifier: SignedPayloadVerifier
     public var acceptUnsignedPayloads: Bool
+    /// Builds each accepted payload's compact form on the verifying thread.
+    public var compactor: PayloadCompactor
 
-    public init(verifier: SignedPayloadVerifier, acceptUnsignedPayloads: Bool) {
+    public init(verifier: SignedPayloadVerifier, acceptUnsignedPayloads: Bool, compactor: PayloadCompactor = PayloadCompactor()) {
         self.verifier = verifier
         self.acceptUnsignedPayloads = acceptUnsignedPayloads
+        self.compactor = compactor
     }
 
     /// The outcomes of `raw` in input order (a notification before its nested records).
@@ -20,7 +23,8 @@ public struct RecordProcessor: Sendable {
         return outcomes
     }
 
-    private func process(_ raw: RawRecord, into outcomes: inout [RecordOutcome]) async {
+    /// Appends the outcomes of `raw` to `outcomes` (no array per record).
+    func process(_ raw: RawRecord, into outcomes: inout [RecordOutcome]) async {
         switch raw.content {
         case .failure(let failure):
             outcomes.append(.rejected(Rejection(location: raw.location, failure: failure, record: raw.text.string)))
@@ -33,7 +37,7 @@ public struct RecordProcessor: Sendable {
             }
             do {
                 let (payload, warnings) = try verifier.decoder.decode(value, as: kind)
-                outcomes.append(.accepted(AcceptedRecord(location: raw.location, payload: payload, warnings: warnings)))
+                outcomes.append(.accepted(AcceptedRecord(location: raw.location, kept: compactor.keep(payload), warnings: warnings)))
             } catch {
                 outcomes.append(.rejected(Rejection(location: raw.location, failure: error, record: raw.text.string)))
             }
@@ -46,7 +50,7 @@ public struct RecordProcessor: Sendable {
                 outcomes.append(.rejected(Rejection(location: raw.location, failure: error, record: raw.text.string)))
                 return
             }
-            outcomes.append(.accepted(AcceptedRecord(location: raw.location, payload: payload, warnings: warnings)))
+            outcomes.append(.accepted(AcceptedRecord(location: raw.location, kept: compactor.keep(payload), warnings: warnings)))
             guard case .notification(let notification) = payload, let data = notification.data else { return }
             for (key, nested, nestedKind) in [
                 ("signedTransactionInfo", data.signedTransactionInfo, PayloadKind.transaction),
@@ -55,7 +59,8 @@ public struct RecordProcessor: Sendable {
                 guard let nested else { continue }
                 var location = raw.location
                 location.path = "data.\(key)"
-                await process(RawRecord(location: location, content: .signed(nested, nestedKind), text: RecordText(nested)), into: &outcomes)
+                let text = RecordText(nested)
+                await process(RawRecord(location: location, content: .signed(text, nestedKind), text: text), into: &outcomes)
             }
         }
     }

@@ -1,0 +1,32 @@
+import Synchronization
+
+/// Turns decoded payloads into the compact forms the ``Deduplicator`` stores, sharing one
+/// ``TransactionAttributes`` per distinct combination and one copy of each product id. Safe to call from
+/// every verifying thread at once: the hash is computed outside the lock, which is held for one lookup.
+public final class PayloadCompactor: Sendable {
+    private struct Tables {
+        var attributes: Set<TransactionAttributes> = []
+        var strings = StringInterner()
+    }
+
+    private let tables = Mutex(Tables())
+
+    public init() {}
+
+    /// The compact form of `payload`.
+    public func keep(_ payload: AcceptedPayload) -> KeptPayload {
+        switch payload {
+        case .transaction(let payload):
+            guard payload.transactionId != nil, payload.originalTransactionId != nil else { return .ignored }
+            return .transaction(SubscriptionTransaction(payload) { attributes in
+                tables.withLock { $0.attributes.insert(attributes).memberAfterInsert }
+            })
+        case .renewalInfo(let payload):
+            guard payload.originalTransactionId != nil else { return .ignored }
+            let productId = payload.autoRenewProductId.map { id in tables.withLock { $0.strings.intern(id) } }
+            return .renewalInfo(RenewalState(payload, autoRenewProductId: productId))
+        case .notification:
+            return .ignored
+        }
+    }
+}
