@@ -43,8 +43,24 @@ public struct SubscriptionTimeline: Sendable {
         guard let revocation = transactions[index].revocationDate, revocation < asOf else { return nil }
         return revocation
     }
-    /// Coverage `[purchaseDate, end)` per transaction; `nil` when empty.
-    public let coverages: [Range<Int64>?]
+    /// Coverage `[purchaseDate, end)` per transaction; `nil` when empty (see ``coverage(_:)``).
+    public var coverages: [Range<Int64>?] { transactions.indices.map(coverage) }
+    /// The coverage of transaction `index`: `[purchaseDate, end)` where `end` is its expiry, cut at its
+    /// revocation before `T` and, when it was upgraded, at the next later purchase; `nil` when empty.
+    /// Computed, not stored: an array per subscription cost ~300 MB at 1.6 M subscriptions.
+    public func coverage(_ index: Int) -> Range<Int64>? {
+        Self.coverage(index, of: transactions, revocation: revocation(index))
+    }
+
+    static func coverage(_ index: Int, of ordered: [SubscriptionTransaction], revocation: Int64?) -> Range<Int64>? {
+        let transaction = ordered[index]
+        var end = transaction.expiresDate
+        if let revocation { end = min(end, revocation) }
+        if transaction.isUpgraded, let next = ordered[(index + 1)...].first(where: { $0.purchaseDate > transaction.purchaseDate }) {
+            end = min(end, next.purchaseDate)
+        }
+        return end > transaction.purchaseDate ? transaction.purchaseDate..<end : nil
+    }
     public let segments: [Segment]
     public let spans: [Span]
     public let status: SubscriptionStatus
@@ -65,17 +81,7 @@ public struct SubscriptionTimeline: Sendable {
             return revocation
         }
 
-        var coverages: [Range<Int64>?] = []
-        coverages.reserveCapacity(ordered.count)
-        for (index, transaction) in ordered.enumerated() {
-            var end = transaction.expiresDate
-            if let revocation = revocations[index] { end = min(end, revocation) }
-            if transaction.isUpgraded, let next = ordered[(index + 1)...].first(where: { $0.purchaseDate > transaction.purchaseDate }) {
-                end = min(end, next.purchaseDate)
-            }
-            coverages.append(end > transaction.purchaseDate ? transaction.purchaseDate..<end : nil)
-        }
-        self.coverages = coverages
+        let coverages = ordered.indices.map { Self.coverage($0, of: ordered, revocation: revocations[$0]) }
         self.segments = Self.segments(coverages)
         let spans = Self.spans(coverages, graceMilliseconds: graceMilliseconds)
         var resolved: [Span] = []
@@ -198,8 +204,8 @@ public struct SubscriptionTimeline: Sendable {
     private func paidDays(within window: Range<Int64>) -> Int64 {
         guard !window.isEmpty else { return 0 }
         var intervals: [Range<Int64>] = []
-        for (index, coverage) in coverages.enumerated() {
-            guard let coverage, transactions[index].isPaid else { continue }
+        for index in transactions.indices {
+            guard transactions[index].isPaid, let coverage = coverage(index) else { continue }
             let start = max(coverage.lowerBound, window.lowerBound)
             let end = min(coverage.upperBound, window.upperBound)
             if start < end { intervals.append(start..<end) }

@@ -66,6 +66,12 @@ public struct Deduplicator: Sendable {
         subscriptions[originalTransactionId]?.first { $0.transactionIdentifier == CompactIdentifier(id) }
     }
 
+    /// Hands the renewal infos over (leaving none here), so they are freed once the model is built.
+    public mutating func takeRenewalInfos() -> [String: RenewalState] {
+        defer { renewalInfos = [:] }
+        return renewalInfos
+    }
+
     /// Hands the grouped transactions over (leaving none here), so the model can release them as it goes.
     public mutating func takeSubscriptions() -> [String: [SubscriptionTransaction]] {
         defer { subscriptions = [:] }

@@ -54,7 +54,7 @@ public enum OfferUsageReport {
                 var counts = table[key] ?? Counts()
                 counts.redemptions += 1
                 if coveringAtEnd == last { counts.active += 1 }
-                let coverageEnd = timeline.coverages[last]?.upperBound ?? transactions[last].purchaseDate
+                let coverageEnd = timeline.coverage(last)?.upperBound ?? transactions[last].purchaseDate
                 if coverageEnd < timeline.asOf {
                     counts.completed += 1
                     let lastPurchase = transactions[last].purchaseDate

@@ -15,7 +15,11 @@ public enum RetentionCohortsReport {
             var product: String
         }
         var cohorts: [Key: (size: Int, eligible: [Int], retained: [Int])] = [:]
-        let periods = calendar.months(from: timelines.compactMap { $0.transactions.first(where: \.isPaid)?.purchaseDate }.min() ?? calendar.asOf - 1)
+        var firstPaid = Int64.max
+        for timeline in timelines where !timeline.isFamilyShared {
+            if let purchase = timeline.transactions.first(where: \.isPaid)?.purchaseDate { firstPaid = min(firstPaid, purchase) }
+        }
+        let periods = calendar.months(from: firstPaid == .max ? calendar.asOf - 1 : firstPaid)
         let churn = ChurnReport(periods: periods, timelines: [])
         for timeline in timelines where !timeline.isFamilyShared {
             guard let firstIndex = timeline.transactions.firstIndex(where: \.isPaid) else { continue }

@@ -13,6 +13,14 @@ public enum RunJob {
         public var publishedPath: String
     }
 
+    /// Builds the model from the deduplicated store, emptying it: transactions move into the timelines
+    /// group by group and the renewal infos are freed on return (≈ 250 MB at 1.6 M subscriptions).
+    static func model(taking store: inout Deduplicator, calendar: ReportCalendar, gracePeriodDays: Int) -> SubscriptionModel {
+        let renewals = store.takeRenewalInfos()
+        return SubscriptionModel(
+            subscriptions: store.takeSubscriptions(), renewals: renewals, asOf: calendar.asOf, gracePeriodDays: gracePeriodDays)
+    }
+
     public static func run(_ options: RunOptions) async throws -> Outcome {
         let loaded = try LoadedConfig.load(path: options.configPath)
         let config = loaded.config
@@ -62,9 +70,9 @@ public enum RunJob {
         // Model and reports.
         MemoryRelease.trim()
         let modelPhase = PhaseProgress(phase: "model", isQuiet: options.isQuiet)
-        let model = SubscriptionModel(
-            subscriptions: ingest.deduplicated.takeSubscriptions(), renewals: ingest.deduplicated.renewalInfos, asOf: calendar.asOf,
-            gracePeriodDays: config.report.gracePeriodDays)
+        let model = Self.model(taking: &ingest.deduplicated, calendar: calendar, gracePeriodDays: config.report.gracePeriodDays)
+        // The store's groups and renewal infos are gone now; give their pages back before the reports.
+        MemoryRelease.trim()
         modelPhase.advance(by: model.timelines.count)
         modelPhase.finish()
 

@@ -13,26 +13,28 @@ public struct RunReports: Sendable {
     public var subscriptionsByStatus: [SubscriptionStatus: Int]
     public var familyShared: Int
 
-    /// Computes the independent reports concurrently (they only read the model).
+    /// Computes the independent reports concurrently (they only read the model). Each report skips the
+    /// Family Sharing timelines itself, so no filtered copy of the timelines (≈ 300 MB at 1.6 M
+    /// subscriptions) is made.
     public static func concurrent(model: SubscriptionModel, calendar: ReportCalendar) async -> RunReports {
-        let reportable = model.reportable
+        let timelines = model.timelines
         async let monthly = { () -> (ChurnReport, [[String?]]) in
-            let report = ChurnReport(periods: months(reportable, calendar: calendar), timelines: reportable)
+            let report = ChurnReport(periods: months(timelines, calendar: calendar), timelines: timelines)
             return (report, report.rows(productGroups: model.productGroups))
         }()
-        async let daily = ChurnReport(periods: calendar.days(count: 90), timelines: reportable)
-        async let expiration = ExpirationReasonsReport.rows(reportable)
-        async let offers = OfferUsageReport.rows(reportable)
-        async let cohorts = RetentionCohortsReport.rows(reportable, calendar: calendar)
+        async let daily = ChurnReport(periods: calendar.days(count: 90), timelines: timelines)
+        async let expiration = ExpirationReasonsReport.rows(timelines)
+        async let offers = OfferUsageReport.rows(timelines)
+        async let cohorts = RetentionCohortsReport.rows(timelines, calendar: calendar)
         let (churnMonthly, churnMonthlyRows) = await monthly
         return await RunReports(
             churnMonthly: churnMonthly, churnDaily: daily, churnMonthlyRows: churnMonthlyRows, expirationReasons: expiration, offerUsage: offers,
-            retentionCohorts: cohorts, model: model, reportable: reportable)
+            retentionCohorts: cohorts, model: model)
     }
 
     private init(
         churnMonthly: ChurnReport, churnDaily: ChurnReport, churnMonthlyRows: [[String?]], expirationReasons: [[String?]], offerUsage: [[String?]],
-        retentionCohorts: [[String?]], model: SubscriptionModel, reportable: [SubscriptionTimeline]
+        retentionCohorts: [[String?]], model: SubscriptionModel
     ) {
         self.churnMonthly = churnMonthly
         self.churnDaily = churnDaily
@@ -41,14 +43,21 @@ public struct RunReports: Sendable {
         self.offerUsage = offerUsage
         self.retentionCohorts = retentionCohorts
         var byStatus: [SubscriptionStatus: Int] = [:]
-        for timeline in reportable { byStatus[timeline.status, default: 0] += 1 }
+        var familyShared = 0
+        for timeline in model.timelines {
+            if timeline.isFamilyShared { familyShared += 1 } else { byStatus[timeline.status, default: 0] += 1 }
+        }
         subscriptionsByStatus = byStatus
-        familyShared = model.timelines.count - reportable.count
+        self.familyShared = familyShared
     }
 
-    /// The months of `churn_monthly`: from the month of the first purchase to the as-of month.
-    static func months(_ reportable: [SubscriptionTimeline], calendar: ReportCalendar) -> [ReportPeriod] {
-        let firstPurchase = reportable.compactMap { $0.transactions.first?.purchaseDate }.min() ?? (calendar.asOf - 1)
-        return calendar.months(from: firstPurchase)
+    /// The months of `churn_monthly`: from the month of the first purchase of a reportable (not Family
+    /// Sharing) subscription to the as-of month.
+    static func months(_ timelines: [SubscriptionTimeline], calendar: ReportCalendar) -> [ReportPeriod] {
+        var firstPurchase = Int64.max
+        for timeline in timelines where !timeline.isFamilyShared {
+            if let purchase = timeline.transactions.first?.purchaseDate { firstPurchase = min(firstPurchase, purchase) }
+        }
+        return calendar.months(from: firstPurchase == .max ? calendar.asOf - 1 : firstPurchase)
     }
 }
