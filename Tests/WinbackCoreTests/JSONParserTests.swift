@@ -12,7 +12,7 @@ import WinbackCore
 
     @Test(arguments: [
         ("9223372036854775807", JSONValue.integer(.max)), ("-9223372036854775808", .integer(.min)),
-        ("9223372036854775808", .double(9_223_372_036_854_775_808)), ("-9223372036854775809", .double(-9_223_372_036_854_775_809)),
+        ("9223372036854775808", .double(9_223_372_036_854_775_808)), ("-9223372036854775809", .double(-9_223_372_036_854_775_808)),
         ("18446744073709551616", .double(18_446_744_073_709_551_616)), ("-7", .integer(-7)), ("0", .integer(0)),
     ])
     func integersAtTheInt64BoundsStayExactOrBecomeDoubles(text: String, expected: JSONValue) throws {
