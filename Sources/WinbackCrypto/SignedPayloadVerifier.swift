@@ -34,6 +34,8 @@ public struct SignedPayloadVerifier: Sendable {
         /// The freshly parsed header on a cache miss.
         var parsedHeader: JWSHeader?
         var payload: JSONValue = .null
+        /// The payload decoded by ``FastPayloadDecoder`` (then ``payload`` stays `null`).
+        var fast: (signedDate: Int64, kept: KeptPayload)?
         var signature: [UInt8] = []
         var digest: SHA256.Digest?
     }
@@ -45,8 +47,17 @@ public struct SignedPayloadVerifier: Sendable {
 
     /// Verifies and decodes the JWS `jws` (read in place, not copied) as `kind`.
     public func verify(_ jws: RecordText, as kind: PayloadKind) async throws(RecordFailure) -> (AcceptedPayload, [String]) {
+        switch try await verify(jws, as: kind, keeping: nil) {
+        case .decoded(let payload, let warnings): return (payload, warnings)
+        case .kept: preconditionFailure("no fast decoder was given")
+        }
+    }
+
+    /// Verifies `jws` as `kind`; with `fast`, a common-shape transaction or renewal info is decoded straight
+    /// into its kept form (same checks, same outcome, no Apple model built).
+    public func verify(_ jws: RecordText, as kind: PayloadKind, keeping fast: FastPayloadDecoder?) async throws(RecordFailure) -> VerifiedPayload {
         let split: Result<Parts, RecordFailure> = jws.withBytes { bytes in
-            Result { () throws(RecordFailure) -> Parts in try self.split(bytes) }
+            Result { () throws(RecordFailure) -> Parts in try self.split(bytes, as: kind, fast: fast) }
         }
         let parts = try split.get()
         var entry: JWSHeaderCache.Entry
@@ -62,7 +73,7 @@ public struct SignedPayloadVerifier: Sendable {
         }
         let header = entry.header
         if let failure = header.malformed { throw failure }
-        guard case .object = parts.payload else {
+        guard parts.fast != nil || parts.payload.objectMembers != nil else {
             throw RecordFailure(.malformedJWS, "payload is a JSON \(parts.payload.typeName), expected an object")
         }
         if let failure = header.algorithmFailure { throw failure }
@@ -71,7 +82,7 @@ public struct SignedPayloadVerifier: Sendable {
         if let failure = chain.decodeFailure { throw failure }
 
         let signedDate: Int64
-        switch parts.payload["signedDate"] {
+        switch parts.fast.map({ JSONValue.integer($0.signedDate) }) ?? parts.payload["signedDate"] {
         case nil, .null?: throw RecordFailure.missing("signedDate")
         case .integer(let value)?: signedDate = value
         case let other?: throw RecordFailure(FieldError(field: "signedDate", expected: "integer", found: FieldValue.describe(other)))
@@ -96,11 +107,13 @@ public struct SignedPayloadVerifier: Sendable {
         else {
             throw RecordFailure(.invalidSignature, "ES256 signature does not verify with the leaf key")
         }
-        return try decoder.decode(parts.payload, as: kind)
+        if let fast = parts.fast { return .kept(fast.kept) }
+        let (payload, warnings) = try decoder.decode(parts.payload, as: kind)
+        return .decoded(payload, warnings: warnings)
     }
 
     /// Splits the JWS bytes: three segments, base64url JSON header (cached by segment) and payload, signature.
-    private func split(_ bytes: UnsafeBufferPointer<UInt8>) throws(RecordFailure) -> Parts {
+    private func split(_ bytes: UnsafeBufferPointer<UInt8>, as kind: PayloadKind, fast: FastPayloadDecoder?) throws(RecordFailure) -> Parts {
         // memchr: the segments are ~6.6 KB, a byte loop over them cost ~3 % of verification.
         // Up to three dot positions, without an array per record.
         var dots = (0, 0)
@@ -134,18 +147,23 @@ public struct SignedPayloadVerifier: Sendable {
         // made glibc consolidate its free lists on every record once the heap held millions of objects.
         let payloadSegment = UnsafeBufferPointer(rebasing: bytes[(dots.0 + 1)..<dots.1])
         let payload = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Base64.decodedCapacity(payloadSegment.count)) { buffer in
-            Result { () throws(RecordFailure) -> JSONValue in
+            Result { () throws(RecordFailure) -> Void in
                 guard let count = Base64.decodeURL(buffer: payloadSegment, into: buffer), count > 0 else {
                     throw RecordFailure(.malformedJWS, "payload segment is not base64url")
                 }
+                let json = UnsafeBufferPointer(rebasing: buffer[0..<count])
+                if let decoded = fast?.decode(json, as: kind) {
+                    parts.fast = decoded
+                    return
+                }
                 do {
-                    return try JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: buffer[0..<count]))
+                    parts.payload = try JSONParser.parse(buffer: json)
                 } catch {
                     throw RecordFailure(.malformedJWS, "payload is not JSON: \(error)")
                 }
             }
         }
-        parts.payload = try payload.get()
+        try payload.get()
         guard let signature = Base64.decodeURL(buffer: UnsafeBufferPointer(rebasing: bytes[(dots.1 + 1)...])) else {
             throw RecordFailure(.malformedJWS, "signature segment is not base64url")
         }

@@ -31,6 +31,39 @@ import WinbackTestSupport
         } catch {
             #expect(error.code == expected, "\(error.message)")
         }
+        // The fast decoder changes nothing about the outcome.
+        let general = await Self.kept(vector.jws, as: .transaction, by: verifier, fast: false)
+        let fast = await Self.kept(vector.jws, as: .transaction, by: verifier, fast: true)
+        #expect(fast.outcome == general.outcome)
+    }
+
+    /// Which decoder answered, and the kept form with its warnings or the failure's code and message, of
+    /// `jws` verified with or without the fast decoder.
+    static func kept(_ jws: String, as kind: PayloadKind, by verifier: SignedPayloadVerifier, fast: Bool) async -> (
+        path: String, outcome: String
+    ) {
+        let compactor = PayloadCompactor()
+        do {
+            switch try await verifier.verify(
+                RecordText(jws), as: kind, keeping: fast ? FastPayloadDecoder(app: verifier.decoder.app, compactor: compactor) : nil)
+            {
+            case .kept(let kept): return ("fast", "\(kept) []")
+            case .decoded(let payload, let warnings): return ("general", "\(compactor.keep(payload)) \(warnings)")
+            }
+        } catch {
+            return ("rejected", "\(error.code) \(error.message)")
+        }
+    }
+
+    @Test(arguments: [("signed_transaction", PayloadKind.transaction), ("signed_renewal_info", .renewalInfo)])
+    func appleVectorsTakeTheFastPathToTheSameKeptForm(_ key: String, _ kind: PayloadKind) async throws {
+        let vectors = try ConformanceVectors()
+        let verifier = try vectors.verifier()
+        let general = await Self.kept(vectors.string(key), as: kind, by: verifier, fast: false)
+        let fast = await Self.kept(vectors.string(key), as: kind, by: verifier, fast: true)
+        #expect(general.path == "general")
+        #expect(fast.path == "fast")
+        #expect(fast.outcome == general.outcome)
     }
 
     @Test func signedTransactionVerifiesAndDecodesToTheListedFields() async throws {

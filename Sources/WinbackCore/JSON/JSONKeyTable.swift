@@ -14,23 +14,10 @@ enum JSONKeyTable {
         "webOrderLineItemId",
     ]
 
-    /// Keys by UTF-8 length, with their bytes.
-    private static let byLength: [[(bytes: [UInt8], key: String)]] = {
-        var table = Array(repeating: [(bytes: [UInt8], key: String)](), count: 33)
-        for key in keys where key.utf8.count < table.count { table[key.utf8.count].append((Array(key.utf8), key)) }
-        return table
-    }()
+    private static let table = FlatKeyTable(keys)
 
     /// The shared string equal to `bytes`, if it is one of the keys.
     static func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard bytes.count < byLength.count else { return nil }
-        for candidate in byLength[bytes.count] where candidate.bytes.withUnsafeBufferPointer({ stored in
-            var offset = bytes.count - 1
-            while offset >= 0, stored[offset] == bytes[offset] { offset -= 1 }
-            return offset < 0
-        }) {
-            return candidate.key
-        }
-        return nil
+        table.index(of: bytes).map { keys[$0] }
     }
 }

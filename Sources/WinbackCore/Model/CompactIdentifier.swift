@@ -17,6 +17,17 @@ public enum CompactIdentifier: Sendable, Hashable {
         }
     }
 
+    /// The identifier spelled by UTF-8 `bytes`; equal to `CompactIdentifier(String(decoding: bytes, as: UTF8.self))`
+    /// without building the string when it is a number.
+    public init(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        if bytes.count <= 19, let first = bytes.first, first != 0x30 || bytes.count == 1, bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            // 19 digits are below UInt64.max (20 digits), so this cannot overflow.
+            self = .number(bytes.reduce(0) { $0 &* 10 &+ UInt64($1 &- 0x30) })
+        } else {
+            self = .text(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
     /// The identifier as Apple wrote it.
     public var string: String {
         switch self {

@@ -87,18 +87,31 @@ public struct SubscriptionTransaction: Sendable, Equatable {
         offerIdentifier: String? = nil, offerDiscountType: String? = nil, offerPeriod: String? = nil,
         appAccountToken: String? = nil, appTransactionId: String? = nil, storefront: String? = nil, ownership: String? = "PURCHASED"
     ) {
-        self.transactionIdentifier = CompactIdentifier(transactionId)
-        self.identity = SubscriptionIdentity(
-            originalTransactionId: originalTransactionId, appAccountToken: appAccountToken, appTransactionId: appTransactionId)
+        self.init(
+            transactionIdentifier: CompactIdentifier(transactionId),
+            identity: SubscriptionIdentity(
+                originalTransactionId: originalTransactionId, appAccountToken: appAccountToken, appTransactionId: appTransactionId),
+            purchaseDate: purchaseDate, expiresDate: expiresDate, revocationDate: revocationDate, signedDate: signedDate,
+            isUpgraded: isUpgraded, offerType: offerType,
+            attributes: TransactionAttributes(
+                productId: productId, subscriptionGroupId: subscriptionGroupId, type: type, offerIdentifier: offerIdentifier,
+                offerDiscountType: offerDiscountType, offerPeriod: offerPeriod, storefront: storefront, ownership: ownership))
+    }
+
+    /// A transaction from its compact parts; `attributes` interned where many are kept (``FastPayloadDecoder``).
+    init(
+        transactionIdentifier: CompactIdentifier, identity: SubscriptionIdentity, purchaseDate: Int64, expiresDate: Int64,
+        revocationDate: Int64?, signedDate: Int64, isUpgraded: Bool, offerType: Int32?, attributes: TransactionAttributes
+    ) {
+        self.transactionIdentifier = transactionIdentifier
+        self.identity = identity
         self.purchaseDate = purchaseDate
         self.expiresDate = expiresDate
         self.revocationMilliseconds = revocationDate ?? .min
         self.signedDate = signedDate
         self.isUpgraded = isUpgraded
         self.offerType = offerType
-        self.attributes = TransactionAttributes(
-            productId: productId, subscriptionGroupId: subscriptionGroupId, type: type, offerIdentifier: offerIdentifier,
-            offerDiscountType: offerDiscountType, offerPeriod: offerPeriod, storefront: storefront, ownership: ownership)
+        self.attributes = attributes
     }
 
     /// The compact form of a verified payload (which has `transactionId`, `originalTransactionId`,

@@ -18,15 +18,23 @@ public final class PayloadCompactor: Sendable {
         switch payload {
         case .transaction(let payload):
             guard payload.transactionId != nil, payload.originalTransactionId != nil else { return .ignored }
-            return .transaction(SubscriptionTransaction(payload) { attributes in
-                tables.withLock { $0.attributes.insert(attributes).memberAfterInsert }
-            })
+            return .transaction(SubscriptionTransaction(payload) { intern($0) })
         case .renewalInfo(let payload):
             guard payload.originalTransactionId != nil else { return .ignored }
-            let productId = payload.autoRenewProductId.map { id in tables.withLock { $0.strings.intern(id) } }
+            let productId = payload.autoRenewProductId.map { intern($0) }
             return .renewalInfo(RenewalState(payload, autoRenewProductId: productId))
         case .notification:
             return .ignored
         }
+    }
+
+    /// The shared instance equal to `attributes`.
+    public func intern(_ attributes: TransactionAttributes) -> TransactionAttributes {
+        tables.withLock { $0.attributes.insert(attributes).memberAfterInsert }
+    }
+
+    /// The shared copy of `string`.
+    public func intern(_ string: String) -> String {
+        tables.withLock { $0.strings.intern(string) }
     }
 }

@@ -9,11 +9,14 @@ public struct RecordProcessor: Sendable {
     public var acceptUnsignedPayloads: Bool
     /// Builds each accepted payload's compact form on the verifying thread.
     public var compactor: PayloadCompactor
+    /// Decodes common-shape signed payloads straight into their kept form (into ``compactor``).
+    private let fast: FastPayloadDecoder
 
     public init(verifier: SignedPayloadVerifier, acceptUnsignedPayloads: Bool, compactor: PayloadCompactor = PayloadCompactor()) {
         self.verifier = verifier
         self.acceptUnsignedPayloads = acceptUnsignedPayloads
         self.compactor = compactor
+        fast = FastPayloadDecoder(app: verifier.decoder.app, compactor: compactor)
     }
 
     /// The outcomes of `raw` in input order (a notification before its nested records).
@@ -43,14 +46,19 @@ public struct RecordProcessor: Sendable {
             }
         case .signed(let jws, let kind):
             let payload: AcceptedPayload
-            let warnings: [String]
             do {
-                (payload, warnings) = try await verifier.verify(jws, as: kind)
+                switch try await verifier.verify(jws, as: kind, keeping: fast) {
+                case .kept(let kept):
+                    outcomes.append(.accepted(AcceptedRecord(location: raw.location, kept: kept, warnings: [])))
+                    return
+                case .decoded(let decoded, let warnings):
+                    payload = decoded
+                    outcomes.append(.accepted(AcceptedRecord(location: raw.location, kept: compactor.keep(payload), warnings: warnings)))
+                }
             } catch {
                 outcomes.append(.rejected(Rejection(location: raw.location, failure: error, record: raw.text.string)))
                 return
             }
-            outcomes.append(.accepted(AcceptedRecord(location: raw.location, kept: compactor.keep(payload), warnings: warnings)))
             guard case .notification(let notification) = payload, let data = notification.data else { return }
             for (key, nested, nestedKind) in [
                 ("signedTransactionInfo", data.signedTransactionInfo, PayloadKind.transaction),

@@ -1,0 +1,31 @@
+/// One member value of a flat JSON object as ``FlatJSONScanner`` found it: where its text is and, for a
+/// number or boolean, its value. Strings are ASCII without escapes, so their bytes are their characters.
+public struct FlatValue: Sendable, Equatable {
+    public enum Kind: UInt8, Sendable {
+        /// The key did not occur.
+        case absent
+        case null
+        case string
+        case integer
+        case bool
+        /// An array of strings; ``range`` spans the text between the brackets.
+        case stringArray
+    }
+
+    public var kind: Kind
+    /// The integer, or 1 / 0 for `true` / `false`.
+    public var integer: Int64
+    /// Byte offsets of a string's characters (without the quotes) or of an array's contents.
+    public var range: Range<Int>
+
+    public static let absent = FlatValue(kind: .absent, integer: 0, range: 0..<0)
+
+    public init(kind: Kind, integer: Int64, range: Range<Int>) {
+        self.kind = kind
+        self.integer = integer
+        self.range = range
+    }
+
+    /// Present and not `null`.
+    public var isPresent: Bool { kind != .absent && kind != .null }
+}

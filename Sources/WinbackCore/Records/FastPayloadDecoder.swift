@@ -1,0 +1,236 @@
+/// Decodes the common case of a transaction or renewal-info payload straight from its bytes into the compact
+/// form the model keeps (``KeptPayload``), skipping the JSON tree, the full Apple model and its strings.
+///
+/// It succeeds only when the general path (``JSONParser`` → ``PayloadDecoder`` → ``PayloadCompactor``)
+/// would accept the payload without a warning and keep exactly the same value: a flat object of known
+/// keys (``FlatJSONScanner``), every field of its Apple type, the app's `bundleId` and `environment`, the
+/// required fields present, every enum value known. Otherwise it returns `nil` and the caller takes the
+/// general path, so rejections, warnings and unusual payloads are handled in one place.
+public struct FastPayloadDecoder: Sendable {
+    public let compactor: PayloadCompactor
+    private let bundleId: [UInt8]
+    private let environment: [UInt8]
+
+    public init(app: AppIdentity, compactor: PayloadCompactor) {
+        self.compactor = compactor
+        bundleId = Array(app.bundleId.utf8)
+        environment = Array(app.environment.utf8)
+    }
+
+    /// The payload's `signedDate` (epoch milliseconds) and kept form, or `nil` to decode it the general way.
+    /// Notifications always take the general path.
+    public func decode(_ bytes: UnsafeBufferPointer<UInt8>, as kind: PayloadKind) -> (signedDate: Int64, kept: KeptPayload)? {
+        switch kind {
+        case .transaction: decodeTransaction(bytes)
+        case .renewalInfo: decodeRenewalInfo(bytes)
+        case .notification: nil
+        }
+    }
+
+    // MARK: Transactions
+
+    /// The members of `JWSTransactionDecodedPayload` the scanner handles (all but the two nested objects),
+    /// named as Apple's keys; the raw value is the member's slot.
+    enum TransactionField: Int, CaseIterable {
+        case originalTransactionId, transactionId, webOrderLineItemId, bundleId, productId, subscriptionGroupIdentifier
+        case purchaseDate, originalPurchaseDate, expiresDate, quantity, type, appAccountToken, inAppOwnershipType
+        case signedDate, revocationReason, revocationDate, isUpgraded, offerType, offerIdentifier, environment
+        case storefront, storefrontId, transactionReason, currency, price, offerDiscountType, appTransactionId
+        case offerPeriod, revocationType, revocationPercentage, billingPlanType
+
+        /// The JSON type the general decoder requires (`FieldValue.string/int64/int32/bool`).
+        var expected: FieldType {
+            switch self {
+            case .purchaseDate, .originalPurchaseDate, .expiresDate, .signedDate, .revocationDate, .price: .int64
+            case .quantity, .revocationReason, .offerType, .revocationPercentage: .int32
+            case .isUpgraded: .bool
+            default: .string
+            }
+        }
+    }
+
+    private static let transactionKeys = FlatKeyTable(TransactionField.allCases.map { String(describing: $0) })
+    private static let transactionTypes = TransactionField.allCases.map(\.expected)
+
+    private func decodeTransaction(_ bytes: UnsafeBufferPointer<UInt8>) -> (signedDate: Int64, kept: KeptPayload)? {
+        typealias F = TransactionField
+        return withUnsafeTemporaryAllocation(of: FlatValue.self, capacity: F.allCases.count) { slots in
+            slots.initialize(repeating: .absent)
+            guard FlatJSONScanner.scan(bytes, keys: Self.transactionKeys, into: slots),
+                Self.haveTypes(slots, Self.transactionTypes)
+            else { return nil }
+            func text(_ field: F) -> UnsafeBufferPointer<UInt8>? {
+                let value = slots[field.rawValue]
+                return value.kind == .string ? UnsafeBufferPointer(rebasing: bytes[value.range]) : nil
+            }
+            func string(_ field: F) -> String? { text(field).map { String(decoding: $0, as: UTF8.self) } }
+            func integer(_ field: F) -> Int64? { slots[field.rawValue].kind == .integer ? slots[field.rawValue].integer : nil }
+
+            // PayloadDecoder's checks, in its order; any failure is left to it.
+            guard let bundle = text(.bundleId), bundle.elementsEqual(bundleId),
+                let environmentText = text(.environment), environmentText.elementsEqual(environment),
+                Self.isKnown(environmentText, Self.environments),
+                let transactionId = text(.transactionId), let originalTransactionId = string(.originalTransactionId),
+                let productId = string(.productId), let purchaseDate = integer(.purchaseDate),
+                let type = text(.type), let signedDate = integer(.signedDate),
+                Self.isKnown(type, Self.productTypes)
+            else { return nil }
+            let isAutoRenewable = type.elementsEqual(ProductType.autoRenewableSubscription.rawValue.utf8)
+            guard !isAutoRenewable || integer(.expiresDate) != nil,
+                Self.isKnownIfPresent(text(.inAppOwnershipType), Self.ownershipTypes),
+                Self.isKnownIfPresent(text(.transactionReason), Self.transactionReasons),
+                Self.isKnownIfPresent(text(.offerDiscountType), Self.offerDiscountTypes),
+                Self.isKnownIfPresent(text(.revocationType), Self.revocationTypes),
+                Self.isKnownIfPresent(text(.billingPlanType), Self.billingPlanTypes),
+                integer(.revocationReason).map({ RevocationReason(rawValue: Int32($0)) != nil }) ?? true,
+                integer(.offerType).map({ OfferType(rawValue: Int32($0)) != nil }) ?? true
+            else { return nil }
+
+            // SubscriptionTransaction.init(_:attributes:), from the bytes.
+            let token = text(.appAccountToken).flatMap { $0.isEmpty ? nil : Self.asciiLowercased($0) }
+            let attributes = compactor.intern(TransactionAttributes(
+                productId: productId, subscriptionGroupId: string(.subscriptionGroupIdentifier), type: String(decoding: type, as: UTF8.self),
+                offerIdentifier: string(.offerIdentifier), offerDiscountType: string(.offerDiscountType), offerPeriod: string(.offerPeriod),
+                storefront: string(.storefront), ownership: string(.inAppOwnershipType)))
+            let transaction = SubscriptionTransaction(
+                transactionIdentifier: CompactIdentifier(utf8: transactionId),
+                identity: SubscriptionIdentity(
+                    originalTransactionId: originalTransactionId, appAccountToken: token, appTransactionId: string(.appTransactionId)),
+                purchaseDate: purchaseDate, expiresDate: integer(.expiresDate) ?? purchaseDate, revocationDate: integer(.revocationDate),
+                signedDate: signedDate, isUpgraded: slots[F.isUpgraded.rawValue].kind == .bool && slots[F.isUpgraded.rawValue].integer == 1,
+                offerType: integer(.offerType).map { Int32($0) }, attributes: attributes)
+            return (signedDate, .transaction(transaction))
+        }
+    }
+
+    // MARK: Renewal infos
+
+    /// The members of `JWSRenewalInfoDecodedPayload` the scanner handles (all but the two nested objects).
+    enum RenewalField: Int, CaseIterable {
+        case expirationIntent, originalTransactionId, autoRenewProductId, productId, autoRenewStatus, isInBillingRetryPeriod
+        case priceIncreaseStatus, gracePeriodExpiresDate, offerType, offerIdentifier, signedDate, environment
+        case recentSubscriptionStartDate, renewalDate, currency, renewalPrice, offerDiscountType, eligibleWinBackOfferIds
+        case appAccountToken, appTransactionId, offerPeriod, renewalBillingPlanType
+
+        var expected: FieldType {
+            switch self {
+            case .gracePeriodExpiresDate, .signedDate, .recentSubscriptionStartDate, .renewalDate, .renewalPrice: .int64
+            case .expirationIntent, .autoRenewStatus, .priceIncreaseStatus, .offerType: .int32
+            case .isInBillingRetryPeriod: .bool
+            case .eligibleWinBackOfferIds: .stringArray
+            default: .string
+            }
+        }
+    }
+
+    private static let renewalKeys = FlatKeyTable(RenewalField.allCases.map { String(describing: $0) })
+    private static let renewalTypes = RenewalField.allCases.map(\.expected)
+
+    private func decodeRenewalInfo(_ bytes: UnsafeBufferPointer<UInt8>) -> (signedDate: Int64, kept: KeptPayload)? {
+        typealias F = RenewalField
+        return withUnsafeTemporaryAllocation(of: FlatValue.self, capacity: F.allCases.count) { slots in
+            slots.initialize(repeating: .absent)
+            guard FlatJSONScanner.scan(bytes, keys: Self.renewalKeys, into: slots), Self.haveTypes(slots, Self.renewalTypes) else {
+                return nil
+            }
+            func text(_ field: F) -> UnsafeBufferPointer<UInt8>? {
+                let value = slots[field.rawValue]
+                return value.kind == .string ? UnsafeBufferPointer(rebasing: bytes[value.range]) : nil
+            }
+            func int32(_ field: F) -> Int32? { slots[field.rawValue].kind == .integer ? Int32(slots[field.rawValue].integer) : nil }
+            func bool(_ field: F) -> Bool? { slots[field.rawValue].kind == .bool ? slots[field.rawValue].integer == 1 : nil }
+
+            let gracePeriod = slots[F.gracePeriodExpiresDate.rawValue]
+            let signed = slots[F.signedDate.rawValue]
+            guard let environmentText = text(.environment), environmentText.elementsEqual(environment),
+                Self.isKnown(environmentText, Self.environments),
+                let originalTransactionId = text(.originalTransactionId), signed.kind == .integer,
+                int32(.expirationIntent).map({ ExpirationIntent(rawValue: $0) != nil }) ?? true,
+                int32(.autoRenewStatus).map({ AutoRenewStatus(rawValue: $0) != nil }) ?? true,
+                int32(.priceIncreaseStatus).map({ PriceIncreaseStatus(rawValue: $0) != nil }) ?? true,
+                int32(.offerType).map({ OfferType(rawValue: $0) != nil }) ?? true,
+                Self.isKnownIfPresent(text(.offerDiscountType), Self.offerDiscountTypes),
+                Self.isKnownIfPresent(text(.renewalBillingPlanType), Self.renewalBillingPlanTypes)
+            else { return nil }
+
+            var offerIds: [String]?
+            let array = slots[F.eligibleWinBackOfferIds.rawValue]
+            if array.kind == .stringArray { offerIds = Self.strings(in: UnsafeBufferPointer(rebasing: bytes[array.range])) }
+            let state = RenewalState(
+                originalTransactionId: String(decoding: originalTransactionId, as: UTF8.self), signedDate: signed.integer,
+                autoRenewStatus: int32(.autoRenewStatus),
+                autoRenewProductId: text(.autoRenewProductId).map { compactor.intern(String(decoding: $0, as: UTF8.self)) },
+                expirationIntent: int32(.expirationIntent), isInBillingRetryPeriod: bool(.isInBillingRetryPeriod),
+                gracePeriodExpiresDate: gracePeriod.kind == .integer ? gracePeriod.integer : nil, priceIncreaseStatus: int32(.priceIncreaseStatus),
+                eligibleWinBackOfferIds: offerIds)
+            return (signed.integer, .renewalInfo(state))
+        }
+    }
+
+    // MARK: Shared checks
+
+    /// The JSON type a field must have when present (`null` reads as absent).
+    enum FieldType {
+        case string, int64, int32, bool, stringArray
+    }
+
+    /// Every present value has its field's type (and an `int32` fits in 32 bits).
+    private static func haveTypes(_ slots: UnsafeMutableBufferPointer<FlatValue>, _ types: [FieldType]) -> Bool {
+        for (value, type) in zip(slots, types) where value.isPresent {
+            switch type {
+            case .string: guard value.kind == .string else { return false }
+            case .int64: guard value.kind == .integer else { return false }
+            case .int32: guard value.kind == .integer, Int32(exactly: value.integer) != nil else { return false }
+            case .bool: guard value.kind == .bool else { return false }
+            case .stringArray: guard value.kind == .stringArray else { return false }
+            }
+        }
+        return true
+    }
+
+    private static func rawValues<E: AppleEnum>(_: E.Type) -> [[UInt8]] where E.RawValue == String {
+        E.allCases.map { Array($0.rawValue.utf8) }
+    }
+
+    private static let environments = rawValues(AppStoreEnvironment.self)
+    private static let productTypes = rawValues(ProductType.self)
+    private static let ownershipTypes = rawValues(InAppOwnershipType.self)
+    private static let transactionReasons = rawValues(TransactionReason.self)
+    private static let offerDiscountTypes = rawValues(OfferDiscountType.self)
+    private static let revocationTypes = rawValues(RevocationType.self)
+    private static let billingPlanTypes = rawValues(BillingPlanType.self)
+    private static let renewalBillingPlanTypes = rawValues(RenewalBillingPlanType.self)
+
+    private static func isKnown(_ text: UnsafeBufferPointer<UInt8>, _ known: [[UInt8]]) -> Bool {
+        known.contains { $0.elementsEqual(text) }
+    }
+
+    private static func isKnownIfPresent(_ text: UnsafeBufferPointer<UInt8>?, _ known: [[UInt8]]) -> Bool {
+        text.map { isKnown($0, known) } ?? true
+    }
+
+    /// `String.lowercased()` for ASCII text (the scanner admits nothing else).
+    private static func asciiLowercased(_ text: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: text.count) { buffer in
+            for (offset, byte) in text.enumerated() {
+                buffer[offset] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            }
+            return text.count
+        }
+    }
+
+    /// The strings of a scanned string array's contents (plain strings: each lies between two quotes).
+    private static func strings(in contents: UnsafeBufferPointer<UInt8>) -> [String] {
+        var strings: [String] = []
+        var start: Int?
+        for (offset, byte) in contents.enumerated() where byte == UInt8(ascii: "\"") {
+            if let open = start {
+                strings.append(String(decoding: UnsafeBufferPointer(rebasing: contents[(open + 1)..<offset]), as: UTF8.self))
+                start = nil
+            } else {
+                start = offset
+            }
+        }
+        return strings
+    }
+}

@@ -1,0 +1,134 @@
+import Testing
+import WinbackCore
+
+/// The fast decoder must agree with the general path (JSONParser → PayloadDecoder → PayloadCompactor)
+/// whenever it answers, and answer for the payloads App Store exports are made of.
+@Suite struct FastPayloadDecoderTests {
+    static let app = AppIdentity(bundleId: "com.example.winback", appAppleId: 1234567890, environment: "Production")
+
+    static let transaction = """
+        {"transactionId":"2000000900000016","originalTransactionId":"2000000900000016","webOrderLineItemId":"2000000077000001",\
+        "bundleId":"com.example.winback","productId":"com.example.winback.monthly","subscriptionGroupIdentifier":"21440001",\
+        "purchaseDate":1761397593187,"originalPurchaseDate":1761397593187,"expiresDate":1764075993187,"quantity":1,\
+        "type":"Auto-Renewable Subscription","appAccountToken":"DA11f6fe-6169-4b2c-8e30-e6f8afc735f8","inAppOwnershipType":"PURCHASED",\
+        "signedDate":1761403190093,"environment":"Production","storefront":"USA","storefrontId":"143441","transactionReason":"PURCHASE",\
+        "currency":"USD","price":9990,"appTransactionId":"704289575346000000","offerType":1,"offerDiscountType":"FREE_TRIAL",\
+        "offerPeriod":"P1W","offerIdentifier":"intro","isUpgraded":true,"revocationDate":1762000000000,"revocationReason":0,\
+        "revocationType":"REFUND_FULL","revocationPercentage":100000,"billingPlanType":"BILLED_UPFRONT"}
+        """
+
+    static let renewalInfo = """
+        {"expirationIntent":1,"originalTransactionId":"2000000900000016","autoRenewProductId":"com.example.winback.monthly",\
+        "productId":"com.example.winback.monthly","autoRenewStatus":0,"isInBillingRetryPeriod":false,"signedDate":1794701333574,\
+        "environment":"Production","recentSubscriptionStartDate":1761397593187,"renewalDate":1772024793187,"currency":"USD",\
+        "renewalPrice":9990,"eligibleWinBackOfferIds":["winback.monthly.50off","winback.b"],"priceIncreaseStatus":1,\
+        "gracePeriodExpiresDate":1772024793999,"appAccountToken":"","appTransactionId":"704289575346000000","offerType":2,\
+        "offerIdentifier":"x","offerDiscountType":"PAY_AS_YOU_GO","offerPeriod":"P1M","renewalBillingPlanType":"BILLED_UPFRONT"}
+        """
+
+    /// The general path's kept form, or `nil` when it rejects the payload or warns about it.
+    static func general(_ bytes: [UInt8], as kind: PayloadKind, compactor: PayloadCompactor) -> (signedDate: Int64?, kept: KeptPayload)? {
+        guard let json = try? JSONParser.parse(bytes),
+            let (payload, warnings) = try? PayloadDecoder(app: app).decode(json, as: kind), warnings.isEmpty
+        else { return nil }
+        let signedDate: Int64? = if case .integer(let value)? = json["signedDate"] { value } else { nil }
+        return (signedDate, compactor.keep(payload))
+    }
+
+    static func fast(_ bytes: [UInt8], as kind: PayloadKind, compactor: PayloadCompactor) -> (signedDate: Int64, kept: KeptPayload)? {
+        bytes.withUnsafeBufferPointer { FastPayloadDecoder(app: app, compactor: compactor).decode($0, as: kind) }
+    }
+
+    @Test(arguments: [(transaction, PayloadKind.transaction), (renewalInfo, .renewalInfo)])
+    func commonPayloadsTakeTheFastPathAndMatchTheGeneralOne(_ text: String, _ kind: PayloadKind) throws {
+        let compactor = PayloadCompactor()
+        let fast = try #require(Self.fast(Array(text.utf8), as: kind, compactor: compactor))
+        let general = try #require(Self.general(Array(text.utf8), as: kind, compactor: compactor))
+        #expect(fast.kept == general.kept)
+        #expect(fast.signedDate == general.signedDate)
+        if case .transaction(let transaction) = fast.kept {
+            #expect(transaction.appAccountToken == "da11f6fe-6169-4b2c-8e30-e6f8afc735f8")
+            #expect(transaction.revocationDate == 1762000000000)
+            #expect(transaction.isUpgraded)
+        }
+        if case .renewalInfo(let state) = fast.kept {
+            #expect(state.eligibleWinBackOfferIds == ["winback.monthly.50off", "winback.b"])
+            #expect(state.gracePeriodExpiresDate == 1772024793999)
+        }
+    }
+
+    /// Named edits of the transaction payload and whether the fast path may take them.
+    static let edits: [(name: String, from: String, to: String, isFast: Bool)] = [
+        ("whitespace between tokens", #","bundleId":"#, " ,\n\t\"bundleId\" : ", true),
+        ("a null field reads as absent", #""storefront":"USA""#, #""storefront":null"#, true),
+        ("an empty app account token is absent", #""appAccountToken":"DA11f6fe-6169-4b2c-8e30-e6f8afc735f8""#, #""appAccountToken":"""#, true),
+        ("an escape", #""storefront":"USA""#, #""storefront":"U\u0053A""#, false),
+        ("non-ASCII text", #""storefront":"USA""#, #""storefront":"ÜSA""#, false),
+        ("an unknown key", #""currency":"USD""#, #""currency":"USD","newAppleField":1"#, false),
+        ("a repeated key", #""currency":"USD""#, #""currency":"USD","currency":"EUR""#, false),
+        ("a nested object", #""currency":"USD""#, #""currency":"USD","advancedCommerceInfo":{}"#, false),
+        ("a fraction", #""price":9990"#, #""price":9990.5"#, false),
+        ("an exponent", #""price":9990"#, #""price":9990e0"#, false),
+        ("a leading zero", #""price":9990"#, #""price":09990"#, false),
+        ("19 digits", #""price":9990"#, #""price":1000000000000000000"#, false),
+        ("a wrong type", #""price":9990"#, #""price":"9990""#, false),
+        ("a 32-bit field overflowing", #""quantity":1"#, #""quantity":2147483648"#, false),
+        ("another app", #""bundleId":"com.example.winback""#, #""bundleId":"com.other""#, false),
+        ("another environment", #""environment":"Production""#, #""environment":"Sandbox""#, false),
+        ("an unknown enum value", #""transactionReason":"PURCHASE""#, #""transactionReason":"GIFT""#, false),
+        ("an unknown offer type", #""offerType":1"#, #""offerType":9"#, false),
+        ("a missing required field", #""purchaseDate":1761397593187,"#, "", false),
+        ("a subscription without expiresDate", #""expiresDate":1764075993187,"#, "", false),
+        ("a non-subscription without expiresDate", #""expiresDate":1764075993187,"quantity":1,"type":"Auto-Renewable Subscription""#,
+            #""quantity":1,"type":"Consumable""#, true),
+        ("trailing data", #""billingPlanType":"BILLED_UPFRONT"}"#, #""billingPlanType":"BILLED_UPFRONT"}x"#, false),
+        ("a trailing comma", #""billingPlanType":"BILLED_UPFRONT"}"#, #""billingPlanType":"BILLED_UPFRONT",}"#, false),
+    ]
+
+    @Test(arguments: edits)
+    func editsTakeTheExpectedPathAndAgree(_ edit: (name: String, from: String, to: String, isFast: Bool)) throws {
+        let text = Self.transaction.replacingOccurrences(of: edit.from, with: edit.to)
+        try #require(text != Self.transaction, "edit '\(edit.name)' does not apply")
+        let compactor = PayloadCompactor()
+        let fast = Self.fast(Array(text.utf8), as: .transaction, compactor: compactor)
+        #expect((fast != nil) == edit.isFast, "\(edit.name)")
+        if let fast {
+            let general = try #require(Self.general(Array(text.utf8), as: .transaction, compactor: compactor))
+            #expect(fast.kept == general.kept)
+        }
+    }
+
+    /// Every one-byte edit of both payloads (deleted, or replaced by a byte that matters to JSON): whenever
+    /// the fast path answers, the general path accepts the same payload without a warning and keeps the same.
+    @Test(arguments: [(transaction, PayloadKind.transaction), (renewalInfo, .renewalInfo)])
+    func everyOneByteEditAgreesWithTheGeneralPath(_ text: String, _ kind: PayloadKind) {
+        let base = Array(text.utf8)
+        let replacements = Array(#""\{}[],: 0179-.eAan"#.utf8) + [0x80, 0x1F]
+        let compactor = PayloadCompactor()
+        var answered = 0
+        var declined = 0
+        var disagreements: [String] = []
+        for position in base.indices {
+            var variants = [Array(base[..<position] + base[(position + 1)...])]
+            for byte in replacements where byte != base[position] {
+                var variant = base
+                variant[position] = byte
+                variants.append(variant)
+            }
+            for variant in variants {
+                guard let fast = Self.fast(variant, as: kind, compactor: compactor) else {
+                    declined += 1
+                    continue
+                }
+                answered += 1
+                let general = Self.general(variant, as: kind, compactor: compactor)
+                if general?.kept != fast.kept || general?.signedDate != fast.signedDate {
+                    disagreements.append(String(decoding: variant, as: UTF8.self))
+                }
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(3))")
+        #expect(answered > 1000)
+        #expect(declined > 1000)
+    }
+}
