@@ -5,8 +5,8 @@ import WinbackCrypto
 /// Eligibility and signing for every campaign of a run (SPEC §7, §8, §10).
 ///
 /// A day already in the ledger for a campaign is re-emitted from the ledger (same accounts, same offers);
-/// otherwise accounts are selected (the ledger supplies the cooldown) and treatment offers signed in
-/// memory. The caller writes the new selections to the ledger in one transaction before publishing.
+/// otherwise accounts are selected (the ledger supplies the cooldown) and treatment offers signed, a chunk
+/// of accounts at a time, each chunk handed to the caller (files, ledger) before the next is signed.
 /// With `isSigning` false (reject rate over the threshold) nothing is signed and nothing is to be written.
 struct CampaignStage {
     var campaigns: [Campaign]
@@ -15,57 +15,83 @@ struct CampaignStage {
     var isSigning: Bool
     var now: @Sendable () -> Date
     var nonce: @Sendable () -> String
+    /// Accounts signed per chunk: enough to keep every core busy, small enough that the signed lines
+    /// in memory stay a few megabytes.
+    var chunkSize = 4096
 
-    func run(model: SubscriptionModel, calendar: ReportCalendar) throws -> CampaignOutcome {
-        var outcome = CampaignOutcome()
+    /// Per campaign, in id order: eligible, treatment, holdout, signed.
+    typealias Counts = (id: String, eligible: Int, treatment: Int, holdout: Int, signed: Int)
+
+    /// Reads what the ledger knows about each campaign for the day, in campaign-id order.
+    func plan(calendar: ReportCalendar) throws -> [CampaignPlan] {
         let asOf = calendar.asOfLabel
-        let selector = CampaignSelector(holdoutBucket: HoldoutHash.bucket)
         let dayNumber = InstantFormat.days(year: Int64(calendar.year), month: Int64(calendar.month), day: Int64(calendar.day))
-        for campaign in campaigns.sorted(by: { $0.id.unicodeScalars.lexicographicallyPrecedes($1.id.unicodeScalars) }) {
+        return try campaigns.sorted(by: { $0.id.unicodeScalars.lexicographicallyPrecedes($1.id.unicodeScalars) }).map { campaign in
             let stored = try ledger?.selections(campaign: campaign.id, asOf: asOf) ?? []
-            var rows: [String] = []
-            var offers: [String] = []
-            var treatment = 0
-            var holdout = 0
-            if !stored.isEmpty {
-                for selection in stored {
-                    rows.append(selection.row)
-                    if selection.variant == EligibleAccount.Variant.holdout.rawValue { holdout += 1 } else { treatment += 1 }
-                    if isSigning, let payload = selection.payload { offers.append(payload) }
-                }
-            } else {
-                var coolingDown: Set<String> = []
-                if campaign.cooldownDays > 0, let ledger {
-                    coolingDown = try ledger.accounts(campaign: campaign.id, from: InstantFormat.date(days: dayNumber - campaign.cooldownDays), until: asOf)
-                }
-                let accounts = selector.select(campaign, timelines: model.timelines, asOf: calendar.asOf, coolingDown: coolingDown)
-                let signed = try sign(accounts, campaign: campaign)
-                for (index, account) in accounts.enumerated() {
-                    let row = CSVFormat.line(account.row)
-                    rows.append(row)
-                    var selection = StoredSelection(
-                        campaignId: campaign.id, accountKey: account.accountKey, asOf: asOf, originalTransactionId: account.originalTransactionId,
-                        variant: account.variant.rawValue, nonce: nil, timestampMilliseconds: nil, row: row, payload: nil)
-                    if account.variant == .holdout { holdout += 1 } else { treatment += 1 }
-                    if let offer = signed[index] {
-                        selection.nonce = offer.nonce
-                        selection.timestampMilliseconds = offer.timestamp
-                        selection.payload = offer.line
-                        offers.append(offer.line)
-                    }
-                    if isSigning { outcome.newSelections.append(selection) }
-                }
+            var coolingDown: Set<String> = []
+            if stored.isEmpty, campaign.cooldownDays > 0, let ledger {
+                coolingDown = try ledger.accounts(campaign: campaign.id, from: InstantFormat.date(days: dayNumber - campaign.cooldownDays), until: asOf)
             }
-            outcome.eligibleRows += rows
-            outcome.offerLines += offers
-            outcome.perCampaign.append((campaign.id, rows.count, treatment, holdout, offers.count))
+            return CampaignPlan(campaign: campaign, stored: stored, coolingDown: coolingDown)
         }
-        return outcome
     }
 
-    /// Signs the treatment accounts' offers (see ``OfferBatch``); `nil` entries when not signing.
-    private func sign(_ accounts: [EligibleAccount], campaign: Campaign) throws -> [OfferBatch.SignedOffer?] {
-        guard isSigning, campaign.audience.isSigned, let signer else { return Array(repeating: nil, count: accounts.count) }
-        return try OfferBatch.sign(accounts, campaign: campaign, signer: signer, now: now, nonce: nonce)
+    /// Selects and signs every planned campaign, handing each chunk to `emit` in campaign then account-key order.
+    func run(_ plans: [CampaignPlan], model: SubscriptionModel, calendar: ReportCalendar, emit: (CampaignChunk) throws -> Void) throws -> [Counts] {
+        let selector = CampaignSelector(holdoutBucket: HoldoutHash.bucket)
+        var perCampaign: [Counts] = []
+        for plan in plans {
+            let campaign = plan.campaign
+            var counts: Counts = (campaign.id, 0, 0, 0, 0)
+            if !plan.stored.isEmpty {
+                var chunk = CampaignChunk()
+                for selection in plan.stored {
+                    chunk.eligibleRows.append(selection.row)
+                    if selection.variant == EligibleAccount.Variant.holdout.rawValue { counts.holdout += 1 } else { counts.treatment += 1 }
+                    if isSigning, let payload = selection.payload { chunk.offerLines.append(payload) }
+                }
+                counts.eligible = chunk.eligibleRows.count
+                counts.signed = chunk.offerLines.count
+                try emit(chunk)
+            } else {
+                let accounts = selector.select(campaign, timelines: model.timelines, asOf: calendar.asOf, coolingDown: plan.coolingDown)
+                counts.eligible = accounts.count
+                for start in stride(from: 0, to: accounts.count, by: chunkSize) {
+                    let slice = Array(accounts[start..<min(accounts.count, start + chunkSize)])
+                    let chunk = try sign(slice, campaign: campaign, asOf: calendar.asOfLabel, counts: &counts)
+                    try emit(chunk)
+                }
+            }
+            perCampaign.append(counts)
+        }
+        return perCampaign
+    }
+
+    /// The rows, offers and selections of `accounts` (a chunk of one campaign's selection, in order).
+    private func sign(_ accounts: [EligibleAccount], campaign: Campaign, asOf: String, counts: inout Counts) throws -> CampaignChunk {
+        var chunk = CampaignChunk()
+        let signed: [OfferBatch.SignedOffer?] =
+            if isSigning, campaign.audience.isSigned, let signer {
+                try OfferBatch.sign(accounts, campaign: campaign, signer: signer, now: now, nonce: nonce)
+            } else {
+                Array(repeating: nil, count: accounts.count)
+            }
+        for (account, offer) in zip(accounts, signed) {
+            let row = CSVFormat.line(account.row)
+            chunk.eligibleRows.append(row)
+            var selection = StoredSelection(
+                campaignId: campaign.id, accountKey: account.accountKey, asOf: asOf, originalTransactionId: account.originalTransactionId,
+                variant: account.variant.rawValue, nonce: nil, timestampMilliseconds: nil, row: row, payload: nil)
+            if account.variant == .holdout { counts.holdout += 1 } else { counts.treatment += 1 }
+            if let offer {
+                selection.nonce = offer.nonce
+                selection.timestampMilliseconds = offer.timestamp
+                selection.payload = offer.line
+                chunk.offerLines.append(offer.line)
+                counts.signed += 1
+            }
+            if isSigning { chunk.newSelections.append(selection) }
+        }
+        return chunk
     }
 }

@@ -112,20 +112,23 @@ public final class OfferLedger {
     /// Stores a day's selections for several campaigns in one transaction.
     public func record(_ selections: [StoredSelection], runId: Int64) throws(JobError) {
         try wrap {
-            try queue.write { db in
-                let insert = try db.cachedStatement(
-                    sql: """
-                        INSERT INTO selections (campaign_id, account_key, as_of, original_transaction_id, variant, nonce, timestamp_ms, row, payload, run_id)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """)
-                for selection in selections {
-                    try insert.execute(
-                        arguments: [
-                            selection.campaignId, selection.accountKey, selection.asOf, selection.originalTransactionId, selection.variant,
-                            selection.nonce, selection.timestampMilliseconds, selection.row, selection.payload, runId,
-                        ])
-                }
+            try queue.write { db in try DayRecorder(runId: runId, database: db).record(selections) }
+        }
+    }
+
+    /// Runs `body` inside one write transaction that starts a run for `asOf` and lets `body` insert the
+    /// day's selections as it produces them: all of them are stored when `body` returns, none if it
+    /// throws or the process dies first. `body` must not call the ledger (its reads would re-enter the
+    /// transaction); errors it throws come out unchanged.
+    func recordDay<T>(asOf: String, startedAt: String, _ body: (DayRecorder) throws -> T) throws -> (runId: Int64, result: T) {
+        do {
+            return try queue.write { db in
+                try db.execute(sql: "INSERT INTO runs (as_of, started_at) VALUES (?, ?)", arguments: [asOf, startedAt])
+                let recorder = try DayRecorder(runId: db.lastInsertedRowID, database: db)
+                return (recorder.runId, try body(recorder))
             }
+        } catch let error as DatabaseError {
+            throw JobError.io(IOError(path: path, reason: "offer ledger: \(error)"))
         }
     }
 

@@ -96,38 +96,51 @@ public enum RunJob {
             outputs.append(try writer.finish())
         }
 
-        // Campaigns: select (or re-emit the ledger's day), sign, then record the day in one transaction.
+        // Campaigns: select (or re-emit the ledger's day) and sign a chunk at a time, each chunk written to
+        // the reports and inserted into the ledger at once; the day's selections commit in one transaction.
         let stage = CampaignStage(
-            campaigns: campaigns, signer: signer, ledger: ledger, isSigning: !isOverThreshold, now: options.now, nonce: options.nonce)
+            campaigns: campaigns, signer: signer, ledger: ledger, isSigning: !isOverThreshold, now: options.now, nonce: options.nonce,
+            chunkSize: max(1, options.signingChunkSize))
+        let plans = try stage.plan(calendar: calendar)
+        let eligible = try ReportFileWriter(directory: temporary, schema: .eligibleAccounts, isCSV: true)
+        let offers = try ReportFileWriter(directory: temporary, schema: .offers, isCSV: false)
         let signPhase = PhaseProgress(phase: "sign", isQuiet: options.isQuiet)
-        let campaignOutcome = try stage.run(model: model, calendar: calendar)
-        signPhase.advance(by: campaignOutcome.offerLines.count)
-        signPhase.finish()
-        CrashPoint.reach("signed")
+        func write(_ chunk: CampaignChunk) throws {
+            for line in chunk.eligibleRows { try eligible.write(line: line) }
+            for line in chunk.offerLines { try offers.write(line: line + "\n") }
+            signPhase.advance(by: chunk.offerLines.count)
+        }
+        let perCampaign: [CampaignStage.Counts]
         var runId: Int64? = nil
         if let ledger, !isOverThreshold {
             let started = InstantFormat.iso8601(milliseconds: Int64(options.now().timeIntervalSince1970 * 1000))
-            runId = try ledger.beginRun(asOf: calendar.asOfLabel, startedAt: started)
-            if let runId, !campaignOutcome.newSelections.isEmpty { try ledger.record(campaignOutcome.newSelections, runId: runId) }
+            (runId, perCampaign) = try ledger.recordDay(asOf: calendar.asOfLabel, startedAt: started) { recorder in
+                let counts = try stage.run(plans, model: model, calendar: calendar) { chunk in
+                    try write(chunk)
+                    try recorder.record(chunk.newSelections)
+                }
+                CrashPoint.reach("signed")  // inside the transaction: a crash here stores nothing
+                return counts
+            }
+        } else {
+            perCampaign = try stage.run(plans, model: model, calendar: calendar, emit: write)
+            CrashPoint.reach("signed")
         }
+        signPhase.finish()
         CrashPoint.reach("ledger")
-        let eligible = try ReportFileWriter(directory: temporary, schema: .eligibleAccounts, isCSV: true)
-        for line in campaignOutcome.eligibleRows { try eligible.write(line: line) }
         outputs.append(try eligible.finish())
-        let offers = try ReportFileWriter(directory: temporary, schema: .offers, isCSV: false)
-        for line in campaignOutcome.offerLines { try offers.write(line: line + "\n") }
         outputs.append(try offers.finish())
 
         let summary = RunSummary.json(
             calendar: calendar, timeZone: config.report.timeZone, offersSigned: !isOverThreshold, counts: counts, model: model,
             reports: reports,
-            campaigns: campaignOutcome.perCampaign.map(Self.campaignSummary))
+            campaigns: perCampaign.map(Self.campaignSummary))
         let summaryWriter = try ReportFileWriter(directory: temporary, schema: .summary, isCSV: false)
         try summaryWriter.write(line: JSONText.render(summary) + "\n")
         outputs.append(try summaryWriter.finish())
         let page = RunPage.content(
             calendar: calendar, timeZone: config.report.timeZone, inputs: ingest.inputs, counts: counts, model: model, reports: reports,
-            offersSigned: !isOverThreshold, campaigns: campaignOutcome.perCampaign)
+            offersSigned: !isOverThreshold, campaigns: perCampaign)
         outputs.append(try RunPage.write(page, to: temporary))
         reportPhase.advance(by: outputs.reduce(0) { $0 + $1.rows })
         reportPhase.finish()

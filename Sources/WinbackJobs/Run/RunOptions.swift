@@ -18,6 +18,8 @@ public struct RunOptions: Sendable {
     public var nonce: @Sendable () -> String
     /// Environment variables (`WINBACK_SIGNING_KEY_FILE`).
     public var environment: [String: String]
+    /// Accounts signed (and written) per chunk; only memory and scheduling depend on it, never the output.
+    public var signingChunkSize = 4096
 
     public init(
         configPath: String, asOf: String? = nil, outputOverride: String? = nil, ledgerOverride: String? = nil, isQuiet: Bool = false,
