@@ -55,7 +55,9 @@ public struct SubscriptionModel: Sendable {
         timelines.reserveCapacity(ids.count)
         for id in ids {
             guard let group = groups.removeValue(forKey: id) else { continue }
-            let inScope = group.filter { $0.isAutoRenewable && $0.purchaseDate < asOf }
+            // Nearly every group is wholly in scope: no filtered copy of it then.
+            let isInScope = { (transaction: SubscriptionTransaction) in transaction.isAutoRenewable && transaction.purchaseDate < asOf }
+            let inScope = group.allSatisfy(isInScope) ? group : group.filter(isInScope)
             guard !inScope.isEmpty else { continue }
             timelines.append(SubscriptionTimeline(transactions: inScope, renewal: renewals[id], asOf: asOf, graceMilliseconds: grace))
         }
