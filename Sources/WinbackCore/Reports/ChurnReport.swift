@@ -35,55 +35,133 @@ public struct ChurnReport: Sendable {
 
     public init(periods: [ReportPeriod], timelines: [SubscriptionTimeline]) {
         self.periods = periods
-        self.cells = Array(repeating: [:], count: periods.count)
-        for timeline in timelines where !timeline.isFamilyShared { add(timeline) }
-    }
-
-    /// Index of the first period whose start is `>= instant`.
-    private func firstPeriod(startingAtOrAfter instant: Int64) -> Int {
-        var low = 0
-        var high = periods.count
-        while low < high {
-            let middle = (low + high) / 2
-            if periods[middle].start < instant { low = middle + 1 } else { high = middle }
-        }
-        return low
+        var tally = Tally(periods: periods)
+        for timeline in timelines where !timeline.isFamilyShared { tally.add(timeline) }
+        self.cells = tally.cells()
     }
 
     /// Index of the period containing `instant`, if any.
-    public func period(containing instant: Int64) -> Int? {
-        let index = firstPeriod(startingAtOrAfter: instant + 1) - 1
-        guard index >= 0, periods[index].start <= instant, instant < periods[index].end else { return nil }
-        return index
-    }
+    public func period(containing instant: Int64) -> Int? { Tally.period(containing: instant, in: periods) }
 
-    private mutating func add(_ timeline: SubscriptionTimeline) {
-        for segment in timeline.segments {
-            let transaction = timeline.transactions[segment.transaction]
-            guard transaction.isPaid else { continue }
-            var index = firstPeriod(startingAtOrAfter: segment.start)
-            while index < periods.count, periods[index].start < segment.end {
-                cells[index][transaction.productId, default: Counts()].activeStart += 1
-                index += 1
+    /// The counts while timelines are added, dense by product and period: a paid segment adds 1 to
+    /// `active_start` of every period starting inside it, recorded as +1/−1 at the ends of that run of
+    /// periods and summed once at the end, so a segment costs the same whatever the number of periods
+    /// (90 days, or months) it spans.
+    private struct Tally {
+        let periods: [ReportPeriod]
+        var productIndex: [String: Int] = [:]
+        var products: [String] = []
+        /// Product → period → count (the deltas have one more slot, for the end of the last run).
+        var activeStartDeltas: [[Int]] = []
+        var activeEndDeltas: [[Int]] = []
+        var new: [[Int]] = []
+        var reactivated: [[Int]] = []
+        var churned: [[Int]] = []
+        /// Product → period × reason (``LapseReason/allCases`` order) → count.
+        var reasons: [[Int]] = []
+
+        init(periods: [ReportPeriod]) { self.periods = periods }
+
+        /// Index of the first period whose start is `>= instant`.
+        static func firstPeriod(startingAtOrAfter instant: Int64, in periods: [ReportPeriod]) -> Int {
+            var low = 0
+            var high = periods.count
+            while low < high {
+                let middle = (low + high) / 2
+                if periods[middle].start < instant { low = middle + 1 } else { high = middle }
             }
-            // active_end: p1 − 1 ms inside [start, end), i.e. p1 in (start, end].
-            index = max(0, firstPeriod(startingAtOrAfter: segment.start) - 1)
-            while index < periods.count, periods[index].end - 1 < segment.end {
-                let instant = periods[index].end - 1
-                if instant >= segment.start { cells[index][transaction.productId, default: Counts()].activeEnd += 1 }
-                index += 1
+            return low
+        }
+
+        /// Index of the first period whose end is `> instant`.
+        static func firstPeriod(endingAfter instant: Int64, in periods: [ReportPeriod]) -> Int {
+            var low = 0
+            var high = periods.count
+            while low < high {
+                let middle = (low + high) / 2
+                if periods[middle].end <= instant { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+
+        static func period(containing instant: Int64, in periods: [ReportPeriod]) -> Int? {
+            let index = firstPeriod(startingAtOrAfter: instant + 1, in: periods) - 1
+            guard index >= 0, periods[index].start <= instant, instant < periods[index].end else { return nil }
+            return index
+        }
+
+        mutating func index(of product: String) -> Int {
+            if let index = productIndex[product] { return index }
+            let index = products.count
+            productIndex[product] = index
+            products.append(product)
+            activeStartDeltas.append(Array(repeating: 0, count: periods.count + 1))
+            activeEndDeltas.append(Array(repeating: 0, count: periods.count + 1))
+            for table in [\Tally.new, \.reactivated, \.churned] { self[keyPath: table].append(Array(repeating: 0, count: periods.count)) }
+            reasons.append(Array(repeating: 0, count: periods.count * LapseReason.allCases.count))
+            return index
+        }
+
+        mutating func add(_ timeline: SubscriptionTimeline) {
+            for segment in timeline.segments {
+                let transaction = timeline.transactions[segment.transaction]
+                guard transaction.isPaid else { continue }
+                // active_start: periods whose start p0 is in [start, end).
+                let firstStart = Self.firstPeriod(startingAtOrAfter: segment.start, in: periods)
+                let endStart = Self.firstPeriod(startingAtOrAfter: segment.end, in: periods)
+                // active_end: periods whose p1 − 1 ms is in [start, end), i.e. p1 in (start, end].
+                let firstEnd = Self.firstPeriod(endingAfter: segment.start, in: periods)
+                let endEnd = Self.firstPeriod(endingAfter: segment.end, in: periods)
+                guard firstStart < endStart || firstEnd < endEnd else { continue }
+                let product = index(of: transaction.productId)
+                if firstStart < endStart {
+                    activeStartDeltas[product][firstStart] += 1
+                    activeStartDeltas[product][endStart] -= 1
+                }
+                if firstEnd < endEnd {
+                    activeEndDeltas[product][firstEnd] += 1
+                    activeEndDeltas[product][endEnd] -= 1
+                }
+            }
+            for (position, span) in timeline.spans.enumerated() {
+                if let period = Self.period(containing: span.start, in: periods) {
+                    let product = index(of: timeline.transactions[span.first].productId)
+                    if position == 0 { new[product][period] += 1 } else { reactivated[product][period] += 1 }
+                }
+                guard let lapse = span.lapse, let period = Self.period(containing: lapse.at, in: periods) else { continue }
+                let covering = timeline.transactions[lapse.lastCovering]
+                guard covering.isPaid else { continue }
+                let product = index(of: covering.productId)
+                churned[product][period] += 1
+                reasons[product][period * LapseReason.allCases.count + Self.reasonIndex[lapse.reason]!] += 1
             }
         }
-        for (position, span) in timeline.spans.enumerated() {
-            if let index = period(containing: span.start) {
-                let product = timeline.transactions[span.first].productId
-                if position == 0 { cells[index][product, default: Counts()].new += 1 } else { cells[index][product, default: Counts()].reactivated += 1 }
+
+        static let reasonIndex = Dictionary(uniqueKeysWithValues: LapseReason.allCases.enumerated().map { ($1, $0) })
+
+        /// Period → product → counts, for the (period, product) cells with a non-zero count.
+        func cells() -> [[String: Counts]] {
+            var cells = Array(repeating: [String: Counts](), count: periods.count)
+            for (product, name) in products.enumerated() {
+                var activeStart = 0
+                var activeEnd = 0
+                for period in periods.indices {
+                    activeStart += activeStartDeltas[product][period]
+                    activeEnd += activeEndDeltas[product][period]
+                    var counts = Counts()
+                    counts.activeStart = activeStart
+                    counts.activeEnd = activeEnd
+                    counts.new = new[product][period]
+                    counts.reactivated = reactivated[product][period]
+                    counts.churned = churned[product][period]
+                    for (index, reason) in LapseReason.allCases.enumerated() {
+                        let count = reasons[product][period * LapseReason.allCases.count + index]
+                        if count > 0 { counts.byReason[reason] = count }
+                    }
+                    if !counts.isZero { cells[period][name] = counts }
+                }
             }
-            guard let lapse = span.lapse, let index = period(containing: lapse.at) else { continue }
-            let covering = timeline.transactions[lapse.lastCovering]
-            guard covering.isPaid else { continue }
-            cells[index][covering.productId, default: Counts()].churned += 1
-            cells[index][covering.productId, default: Counts()].byReason[lapse.reason, default: 0] += 1
+            return cells
         }
     }
 

@@ -14,7 +14,11 @@ public enum RetentionCohortsReport {
             var month: String
             var product: String
         }
-        var cohorts: [Key: (size: Int, eligible: [Int], retained: [Int])] = [:]
+        // Cohort → its slot in the dense counters, so adding a member changes them in place.
+        var slots: [Key: Int] = [:]
+        var sizes: [Int] = []
+        var eligible: [[Int]] = []
+        var retained: [[Int]] = []
         var firstPaid = Int64.max
         for timeline in timelines where !timeline.isFamilyShared {
             if let purchase = timeline.transactions.first(where: \.isPaid)?.purchaseDate { firstPaid = min(firstPaid, purchase) }
@@ -27,25 +31,33 @@ public enum RetentionCohortsReport {
             guard let period = churn.period(containing: first.purchaseDate) else { continue }
             let key = Key(month: periods[period].label, product: first.productId)
             let duration = first.expiresDate - first.purchaseDate
-            let retainedPeriods = timeline.transactions.indices.filter { timeline.transactions[$0].isPaid && !timeline.isRevoked($0) }.count
-            var cohort = cohorts[key] ?? (0, Array(repeating: 0, count: maximumPeriodIndex + 1), Array(repeating: 0, count: maximumPeriodIndex + 1))
-            cohort.size += 1
-            for k in 0...maximumPeriodIndex where first.purchaseDate + Int64(k) * duration < calendar.asOf {
-                cohort.eligible[k] += 1
-                if retainedPeriods >= k + 1 { cohort.retained[k] += 1 }
+            let retainedPeriods = timeline.transactions.indices.count { timeline.transactions[$0].isPaid && !timeline.isRevoked($0) }
+            let slot: Int
+            if let known = slots[key] {
+                slot = known
+            } else {
+                slot = sizes.count
+                slots[key] = slot
+                sizes.append(0)
+                eligible.append(Array(repeating: 0, count: maximumPeriodIndex + 1))
+                retained.append(Array(repeating: 0, count: maximumPeriodIndex + 1))
             }
-            cohorts[key] = cohort
+            sizes[slot] += 1
+            for k in 0...maximumPeriodIndex where first.purchaseDate + Int64(k) * duration < calendar.asOf {
+                eligible[slot][k] += 1
+                if retainedPeriods >= k + 1 { retained[slot][k] += 1 }
+            }
         }
         var rows: [[String?]] = []
-        let keys = cohorts.keys.sorted { lhs, rhs in
+        let keys = slots.keys.sorted { lhs, rhs in
             lhs.month != rhs.month ? lhs.month < rhs.month : lhs.product.unicodeScalars.lexicographicallyPrecedes(rhs.product.unicodeScalars)
         }
         for key in keys {
-            guard let cohort = cohorts[key] else { continue }
-            for k in 0...maximumPeriodIndex where cohort.eligible[k] > 0 {
+            guard let slot = slots[key] else { continue }
+            for k in 0...maximumPeriodIndex where eligible[slot][k] > 0 {
                 rows.append([
-                    key.month, key.product, String(k), String(cohort.size), String(cohort.eligible[k]), String(cohort.retained[k]),
-                    RateFormat.format(cohort.retained[k], cohort.eligible[k]),
+                    key.month, key.product, String(k), String(sizes[slot]), String(eligible[slot][k]), String(retained[slot][k]),
+                    RateFormat.format(retained[slot][k], eligible[slot][k]),
                 ])
             }
         }

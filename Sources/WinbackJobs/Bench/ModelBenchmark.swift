@@ -42,6 +42,7 @@ public enum ModelBenchmark {
                 store.add(decoded)
             }
         }
+        MemoryRelease.trim()
         let storeBytes = ResidentMemory.bytes - before
         guard let calendar = ReportCalendar(timeZone: "UTC", asOfYear: 2026, month: 11, day: 19) else {
             throw JobError.internalError("calendar")
@@ -51,6 +52,9 @@ public enum ModelBenchmark {
             model = SubscriptionModel(subscriptions: store.takeSubscriptions(), renewals: store.renewalInfos, asOf: calendar.asOf, gracePeriodDays: 16)
         }
         guard let model else { throw JobError.internalError("model") }
+        // What the timelines add beyond the store they were built from (which they replace).
+        MemoryRelease.trim()
+        let modelBytes = ResidentMemory.bytes - before - storeBytes
         try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
         var rows = 0
         var writerSeconds: [(String, JSONValue)] = []
@@ -82,6 +86,7 @@ public enum ModelBenchmark {
         let line = JSONText.render(JSONText.object([
             ("benchmark", .string("model")), ("transactions", .integer(Int64(count))), ("subscriptions", .integer(Int64(model.timelines.count))),
             ("storeBytesPerTransaction", .integer(Int64(perTransaction.rounded()))),
+            ("timelineBytesPerSubscription", .integer(Int64(modelBytes / max(model.timelines.count, 1)))),
             ("modelSeconds", .double((modelSeconds * 1000).rounded() / 1000)), ("reportSeconds", .double((reportSeconds * 1000).rounded() / 1000)),
             ("reportSecondsByFile", JSONText.object(writerSeconds)),
             ("reportRows", .integer(Int64(rows))), ("peakResidentBytes", .integer(Int64(ResidentMemory.bytes))),
