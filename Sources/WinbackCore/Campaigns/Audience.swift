@@ -9,6 +9,15 @@ public enum Audience: String, CaseIterable, Sendable {
     /// Subscribers in billing grace or retry: listed for payment-fix messaging, never signed.
     case billingIssue = "billing_issue"
 
+    /// Whether a subscription with `status` can belong to the audience (the first rule of each).
+    public func admits(_ status: SubscriptionStatus) -> Bool {
+        switch self {
+        case .winBack: status == .expired
+        case .retention, .priceIncrease: status == .active
+        case .billingIssue: status == .billingGracePeriod || status == .billingRetry
+        }
+    }
+
     /// Whether offers of this audience are signed.
     public var isSigned: Bool { self != .billingIssue }
 }

@@ -21,8 +21,9 @@ public struct CampaignSelector: Sendable {
     /// with a ledger entry for this campaign in the cooldown window.
     public func select(_ campaign: Campaign, timelines: [SubscriptionTimeline], asOf: Int64, coolingDown: Set<String>) -> [EligibleAccount] {
         var best: [String: EligibleAccount] = [:]
-        for timeline in timelines where !timeline.isFamilyShared {
-            guard let candidate = candidate(campaign, timeline, asOf: asOf) else { continue }
+        // By index, status first: most subscriptions fail it, and reading two fields copies nothing.
+        for index in timelines.indices where campaign.audience.admits(timelines[index].status) && !timelines[index].isFamilyShared {
+            guard let candidate = candidate(campaign, timelines[index], asOf: asOf) else { continue }
             if let existing = best[candidate.accountKey] {
                 let isBetter = candidate.paidDays > existing.paidDays
                     || (candidate.paidDays == existing.paidDays && IdentifierOrder.less(candidate.originalTransactionId, existing.originalTransactionId))
@@ -51,6 +52,7 @@ public struct CampaignSelector: Sendable {
     }
 
     func candidate(_ campaign: Campaign, _ timeline: SubscriptionTimeline, asOf: Int64) -> EligibleAccount? {
+        guard campaign.audience.admits(timeline.status) else { return nil }
         let latest = timeline.latest
         let rules = campaign.rules
         guard latest.ownership == InAppOwnershipType.purchased.rawValue else { return nil }
@@ -62,17 +64,17 @@ public struct CampaignSelector: Sendable {
         var lapseReason: LapseReason? = nil
         switch campaign.audience {
         case .winBack:
-            guard timeline.status == .expired, let lapse = timeline.finalLapse, rules.lapseReasons.contains(lapse.reason) else { return nil }
-            guard timeline.consecutivePaidDays >= rules.minPaidDays else { return nil }
+            guard let lapse = timeline.finalLapse, rules.lapseReasons.contains(lapse.reason) else { return nil }
             let days = InstantFormat.floorDivide(asOf - lapse.at, InstantFormat.day)
             guard days >= rules.minDaysSinceLapse, days <= rules.maxDaysSinceLapse else { return nil }
+            guard timeline.consecutivePaidDays >= rules.minPaidDays else { return nil }
             if rules.requireAppleEligibility {
                 guard let offer = campaign.offerIdentifier, renewal?.eligibleWinBackOfferIds?.contains(offer) == true else { return nil }
             }
             daysSinceLapse = days
             lapseReason = lapse.reason
         case .retention, .priceIncrease:
-            guard timeline.status == .active, let renewal else { return nil }
+            guard let renewal else { return nil }
             if campaign.audience == .retention {
                 guard let covering = timeline.covering(at: asOf), timeline.transactions[covering].isPaid, renewal.autoRenewStatus == 0 else { return nil }
             } else {
@@ -82,7 +84,6 @@ public struct CampaignSelector: Sendable {
             guard days >= 0, days <= rules.maxDaysToExpiry ?? -1 else { return nil }
             daysToExpiry = days
         case .billingIssue:
-            guard timeline.status == .billingGracePeriod || timeline.status == .billingRetry else { return nil }
             if let lapse = timeline.finalLapse {
                 daysSinceLapse = InstantFormat.floorDivide(asOf - lapse.at, InstantFormat.day)
                 lapseReason = lapse.reason

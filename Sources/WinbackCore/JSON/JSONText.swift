@@ -2,43 +2,78 @@
 public enum JSONText {
     /// `value` as a JSON string literal, quotes included. Non-ASCII characters are written as UTF-8.
     public static func quoted(_ value: String) -> String {
-        let utf8 = value.utf8
-        let needsEscape = utf8.contains { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }
-        guard needsEscape else { return "\"" + value + "\"" }
-        var output: [UInt8] = [0x22]
-        output.reserveCapacity(utf8.count + 16)
-        for byte in utf8 {
+        var output = ""
+        appendQuoted(value, to: &output)
+        return output
+    }
+
+    /// Appends `value` as a JSON string literal to `output`.
+    static func appendQuoted(_ value: String, to output: inout String) {
+        var value = value
+        let needsEscape = value.withUTF8 { bytes in bytes.contains { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 } }
+        guard needsEscape else {
+            output += "\""
+            output += value
+            output += "\""
+            return
+        }
+        var escaped: [UInt8] = [0x22]
+        escaped.reserveCapacity(value.utf8.count + 16)
+        for byte in value.utf8 {
             switch byte {
-            case 0x22: output += [0x5C, 0x22]
-            case 0x5C: output += [0x5C, 0x5C]
-            case 0x0A: output += [0x5C, UInt8(ascii: "n")]
-            case 0x0D: output += [0x5C, UInt8(ascii: "r")]
-            case 0x09: output += [0x5C, UInt8(ascii: "t")]
-            case 0x08: output += [0x5C, UInt8(ascii: "b")]
-            case 0x0C: output += [0x5C, UInt8(ascii: "f")]
+            case 0x22: escaped += [0x5C, 0x22]
+            case 0x5C: escaped += [0x5C, 0x5C]
+            case 0x0A: escaped += [0x5C, UInt8(ascii: "n")]
+            case 0x0D: escaped += [0x5C, UInt8(ascii: "r")]
+            case 0x09: escaped += [0x5C, UInt8(ascii: "t")]
+            case 0x08: escaped += [0x5C, UInt8(ascii: "b")]
+            case 0x0C: escaped += [0x5C, UInt8(ascii: "f")]
             case ..<0x20:
                 let hex = Array("0123456789abcdef".utf8)
-                output += [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            default: output.append(byte)
+                escaped += [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            default: escaped.append(byte)
             }
         }
-        output.append(0x22)
-        return String(decoding: output, as: UTF8.self)
+        escaped.append(0x22)
+        output += String(decoding: escaped, as: UTF8.self)
     }
 
     /// Compact JSON text of `value`; object members in their stored order.
     public static func render(_ value: JSONValue) -> String {
+        var output = ""
+        append(value, to: &output)
+        return output
+    }
+
+    /// Appends the compact JSON text of `value` to `output` (one growing string, no text per member).
+    static func append(_ value: JSONValue, to output: inout String) {
         switch value {
-        case .null: return "null"
-        case .bool(let flag): return flag ? "true" : "false"
-        case .integer(let number): return String(number)
+        case .null: output += "null"
+        case .bool(let flag): output += flag ? "true" : "false"
+        case .integer(let number): output += String(number)
         case .double(let number):
-            if number.isFinite, number == number.rounded(), abs(number) < 1e15 { return String(Int64(number)) }
-            return "\(number)"
-        case .string(let string): return quoted(string)
-        case .array(let elements): return "[" + elements.map { render($0.value) }.joined(separator: ",") + "]"
+            if number.isFinite, number == number.rounded(), abs(number) < 1e15 {
+                output += String(Int64(number))
+            } else {
+                output += "\(number)"
+            }
+        case .string(let string): appendQuoted(string, to: &output)
+        case .array(let elements):
+            output += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output += "," }
+                append(element.value, to: &output)
+            }
+            output += "]"
         case .object(let members):
-            return "{" + members.map { quoted($0.key) + ":" + render($0.value) }.joined(separator: ",") + "}"
+            output += "{"
+            for (index, member) in members.enumerated() {
+                if index > 0 { output += "," }
+                appendQuoted(member.key, to: &output)
+                output += ":"
+                append(member.value, to: &output)
+            }
+            output += "}"
         }
     }
 

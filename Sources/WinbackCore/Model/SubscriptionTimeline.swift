@@ -272,5 +272,5 @@ public struct SubscriptionTimeline: Sendable {
     public var lastOfferTransaction: SubscriptionTransaction? { transactions.last { $0.offerType != nil } }
 
     /// Whether the subscription is shared through Family Sharing (by its latest transaction).
-    public var isFamilyShared: Bool { latest.isFamilyShared }
+    public var isFamilyShared: Bool { transactions[transactions.count - 1].isFamilyShared }
 }

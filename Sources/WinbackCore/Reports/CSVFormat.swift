@@ -3,10 +3,11 @@
 public enum CSVFormat {
     public static func line(_ fields: [String?]) -> String {
         var output = ""
+        output.reserveCapacity(fields.reduce(fields.count) { $0 + ($1?.utf8.count ?? 0) })
         for (index, field) in fields.enumerated() {
             if index > 0 { output += "," }
-            guard let field else { continue }
-            if field.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) {
+            guard var field else { continue }
+            if field.withUTF8({ bytes in bytes.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A } }) {
                 output += "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
             } else {
                 output += field

@@ -11,6 +11,8 @@ public struct ReportCalendar: Sendable {
     public let year: Int
     public let month: Int
     public let day: Int
+    /// `T`: the start of `D + 1`, epoch ms (computed once: the reports compare against it per row).
+    public private(set) var asOf: Int64 = 0
 
     /// `nil` when the time zone is unknown.
     public init?(timeZone identifier: String, asOfYear year: Int, month: Int, day: Int) {
@@ -22,6 +24,7 @@ public struct ReportCalendar: Sendable {
         self.year = year
         self.month = month
         self.day = day
+        asOf = startOfDay(year: year, month: month, day: day + 1)
     }
 
     /// Parses `YYYY-MM-DD`.
@@ -51,9 +54,6 @@ public struct ReportCalendar: Sendable {
         guard let date = calendar.date(from: components) else { return 0 }
         return Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
-
-    /// `T`: the start of `D + 1`.
-    public var asOf: Int64 { startOfDay(year: year, month: month, day: day + 1) }
 
     /// The local (year, month) an instant falls in.
     public func yearMonth(of instant: Int64) -> (Int, Int) {

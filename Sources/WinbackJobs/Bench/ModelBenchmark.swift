@@ -1,5 +1,6 @@
 import Foundation
 import WinbackCore
+import WinbackCrypto
 
 /// `winback bench model`: times the model and the report writers on simulated (unsigned) transactions,
 /// and measures the memory the deduplicated store costs per transaction. Ingest and signatures are
@@ -13,6 +14,23 @@ public enum ModelBenchmark {
         public var reportSeconds: Double
         public var summaryLine: String
     }
+
+    /// One campaign per audience, with rules like the sample config's.
+    static let benchmarkCampaigns: [Campaign] = {
+        var winBack = CampaignRules()
+        winBack.minPaidDays = 30
+        winBack.minDaysSinceLapse = 7
+        winBack.maxDaysSinceLapse = 365
+        winBack.lapseReasons = [.voluntary, .priceIncrease, .other, .unknown]
+        var nearExpiry = CampaignRules()
+        nearExpiry.maxDaysToExpiry = 30
+        return [
+            Campaign(id: "bench-win-back", audience: .winBack, offerIdentifier: "winback", rules: winBack, holdoutPercent: 10),
+            Campaign(id: "bench-retention", audience: .retention, offerIdentifier: "retention", rules: nearExpiry, holdoutPercent: 10),
+            Campaign(id: "bench-price-increase", audience: .priceIncrease, offerIdentifier: "retention", rules: nearExpiry),
+            Campaign(id: "bench-billing", audience: .billingIssue),
+        ]
+    }()
 
     static func seconds(_ body: () throws -> Void) rethrows -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
@@ -82,6 +100,12 @@ public enum ModelBenchmark {
             if case .double(let value) = entry.1 { return total + value }
             return total
         }
+        // Campaign selection, one campaign per audience (signing is `bench --offers`).
+        let selector = CampaignSelector(holdoutBucket: HoldoutHash.bucket)
+        var selected = 0
+        let selectionSeconds = seconds {
+            for campaign in benchmarkCampaigns { selected += selector.select(campaign, timelines: model.timelines, asOf: calendar.asOf, coolingDown: []).count }
+        }
         let perTransaction = Double(storeBytes) / Double(max(count, 1))
         let line = JSONText.render(JSONText.object([
             ("benchmark", .string("model")), ("transactions", .integer(Int64(count))), ("subscriptions", .integer(Int64(model.timelines.count))),
@@ -89,7 +113,8 @@ public enum ModelBenchmark {
             ("timelineBytesPerSubscription", .integer(Int64(modelBytes / max(model.timelines.count, 1)))),
             ("modelSeconds", .double((modelSeconds * 1000).rounded() / 1000)), ("reportSeconds", .double((reportSeconds * 1000).rounded() / 1000)),
             ("reportSecondsByFile", JSONText.object(writerSeconds)),
-            ("reportRows", .integer(Int64(rows))), ("peakResidentBytes", .integer(Int64(ResidentMemory.bytes))),
+            ("reportRows", .integer(Int64(rows))),
+            ("selectionSeconds", .double((selectionSeconds * 1000).rounded() / 1000)), ("selectedAccounts", .integer(Int64(selected))), ("peakResidentBytes", .integer(Int64(ResidentMemory.bytes))),
         ]))
         return Result(
             transactions: count, subscriptions: model.timelines.count, storeBytesPerTransaction: perTransaction, modelSeconds: modelSeconds,
