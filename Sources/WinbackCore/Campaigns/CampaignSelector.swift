@@ -51,8 +51,9 @@ public struct CampaignSelector: Sendable {
         timeline.latest.appAccountToken?.lowercased() ?? timeline.originalTransactionId
     }
 
+    /// The account `timeline` gives `campaign`, if it passes the audience's rules; its status is one the
+    /// audience admits (``select(_:timelines:asOf:coolingDown:)`` checks that first).
     func candidate(_ campaign: Campaign, _ timeline: SubscriptionTimeline, asOf: Int64) -> EligibleAccount? {
-        guard campaign.audience.admits(timeline.status) else { return nil }
         let latest = timeline.latest
         let rules = campaign.rules
         guard latest.ownership == InAppOwnershipType.purchased.rawValue else { return nil }

@@ -62,26 +62,25 @@ public struct ChurnReport: Sendable {
 
         init(periods: [ReportPeriod]) { self.periods = periods }
 
-        /// Index of the first period whose start is `>= instant`.
-        static func firstPeriod(startingAtOrAfter instant: Int64, in periods: [ReportPeriod]) -> Int {
+        /// Index of the first period for which `isBefore` is false (periods are ordered, so it holds for a prefix).
+        static func firstPeriod(in periods: [ReportPeriod], after isBefore: (ReportPeriod) -> Bool) -> Int {
             var low = 0
             var high = periods.count
             while low < high {
                 let middle = (low + high) / 2
-                if periods[middle].start < instant { low = middle + 1 } else { high = middle }
+                if isBefore(periods[middle]) { low = middle + 1 } else { high = middle }
             }
             return low
         }
 
+        /// Index of the first period whose start is `>= instant`.
+        static func firstPeriod(startingAtOrAfter instant: Int64, in periods: [ReportPeriod]) -> Int {
+            firstPeriod(in: periods) { $0.start < instant }
+        }
+
         /// Index of the first period whose end is `> instant`.
         static func firstPeriod(endingAfter instant: Int64, in periods: [ReportPeriod]) -> Int {
-            var low = 0
-            var high = periods.count
-            while low < high {
-                let middle = (low + high) / 2
-                if periods[middle].end <= instant { low = middle + 1 } else { high = middle }
-            }
-            return low
+            firstPeriod(in: periods) { $0.end <= instant }
         }
 
         static func period(containing instant: Int64, in periods: [ReportPeriod]) -> Int? {

@@ -12,7 +12,7 @@ public struct ReportCalendar: Sendable {
     public let month: Int
     public let day: Int
     /// `T`: the start of `D + 1`, epoch ms (computed once: the reports compare against it per row).
-    public private(set) var asOf: Int64 = 0
+    public let asOf: Int64
 
     /// `nil` when the time zone is unknown.
     public init?(timeZone identifier: String, asOfYear year: Int, month: Int, day: Int) {
@@ -24,7 +24,7 @@ public struct ReportCalendar: Sendable {
         self.year = year
         self.month = month
         self.day = day
-        asOf = startOfDay(year: year, month: month, day: day + 1)
+        asOf = Self.startOfDay(year: year, month: month, day: day + 1, in: calendar)
     }
 
     /// Parses `YYYY-MM-DD`.
@@ -45,6 +45,10 @@ public struct ReportCalendar: Sendable {
 
     /// Start of the given local day, epoch ms.
     public func startOfDay(year: Int, month: Int, day: Int) -> Int64 {
+        Self.startOfDay(year: year, month: month, day: day, in: calendar)
+    }
+
+    private static func startOfDay(year: Int, month: Int, day: Int, in calendar: Calendar) -> Int64 {
         // Normalise through the proleptic calendar so day overflow (32nd) rolls into the next month.
         let (y, m, d) = InstantFormat.civil(fromDays: InstantFormat.days(year: Int64(year), month: Int64(month), day: Int64(day)))
         var components = DateComponents()

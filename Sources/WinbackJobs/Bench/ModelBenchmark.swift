@@ -114,7 +114,8 @@ public enum ModelBenchmark {
             ("modelSeconds", .double((modelSeconds * 1000).rounded() / 1000)), ("reportSeconds", .double((reportSeconds * 1000).rounded() / 1000)),
             ("reportSecondsByFile", JSONText.object(writerSeconds)),
             ("reportRows", .integer(Int64(rows))),
-            ("selectionSeconds", .double((selectionSeconds * 1000).rounded() / 1000)), ("selectedAccounts", .integer(Int64(selected))), ("peakResidentBytes", .integer(Int64(ResidentMemory.bytes))),
+            ("selectionSeconds", .double((selectionSeconds * 1000).rounded() / 1000)), ("selectedAccounts", .integer(Int64(selected))),
+            ("peakResidentBytes", .integer(Int64(ResidentMemory.bytes))),
         ]))
         return Result(
             transactions: count, subscriptions: model.timelines.count, storeBytesPerTransaction: perTransaction, modelSeconds: modelSeconds,
