@@ -1,5 +1,5 @@
 import Testing
-import WinbackCore
+@testable import WinbackCore
 
 @Suite struct RecordClassifierTests {
     static func summary(_ records: [RawRecord]) -> [String] {
@@ -41,11 +41,65 @@ import WinbackCore
         (#"{"signedTransactionInfo":"t.t.t"} x"#, [#"7 - malformed_json | {"signedTransactionInfo":"t.t.t"} x"#]),
         (#"{"signedTransactionInfo":"t.t.t",}"#, [#"7 - malformed_json | {"signedTransactionInfo":"t.t.t",}"#]),
         ("{\"signedTransactionInfo\":\"t.t\u{01}\"}", ["7 - malformed_json | {\"signedTransactionInfo\":\"t.t\u{01}\"}"]),
+        // Two signed members (a status item): read in place, transaction first whatever the order.
+        (#"{"signedTransactionInfo":"t.t.t","signedRenewalInfo":"r.r.r"}"#,
+         [#"7 signedTransactionInfo signed transaction t.t.t | {"signedTransactionInfo":"t.t.t","signedRenewalInfo":"r.r.r"}"#,
+          #"7 signedRenewalInfo signed renewalInfo r.r.r | {"signedTransactionInfo":"t.t.t","signedRenewalInfo":"r.r.r"}"#]),
+        (#" {"signedRenewalInfo" : "r.r.r" , "signedTransactionInfo":"t.t.t"} "#,
+         [#"7 signedTransactionInfo signed transaction t.t.t |  {"signedRenewalInfo" : "r.r.r" , "signedTransactionInfo":"t.t.t"} "#,
+          #"7 signedRenewalInfo signed renewalInfo r.r.r |  {"signedRenewalInfo" : "r.r.r" , "signedTransactionInfo":"t.t.t"} "#]),
+        // A notification beside another member, a repeated key, a third member: the general rules.
+        (#"{"signedTransactionInfo":"t.t.t","signedPayload":"n.n.n"}"#,
+         [#"7 signedPayload signed notification n.n.n | {"signedTransactionInfo":"t.t.t","signedPayload":"n.n.n"}"#]),
+        (#"{"signedRenewalInfo":"r.r.r","signedRenewalInfo":"s.s.s"}"#,
+         [#"7 signedRenewalInfo signed renewalInfo s.s.s | {"signedRenewalInfo":"r.r.r","signedRenewalInfo":"s.s.s"}"#]),
+        (#"{"signedRenewalInfo":"r.r.r","signedTransactionInfo":"t.t.t","x":1}"#,
+         [#"7 signedTransactionInfo signed transaction t.t.t | {"signedRenewalInfo":"r.r.r","signedTransactionInfo":"t.t.t","x":1}"#,
+          #"7 signedRenewalInfo signed renewalInfo r.r.r | {"signedRenewalInfo":"r.r.r","signedTransactionInfo":"t.t.t","x":1}"#]),
+        (#"{"signedTransactionInfo":"t.t.t","signedRenewalInfo":7}"#,
+         [#"7 signedTransactionInfo signed transaction t.t.t | {"signedTransactionInfo":"t.t.t","signedRenewalInfo":7}"#,
+          #"7 signedRenewalInfo malformed_jws | {"signedTransactionInfo":"t.t.t","signedRenewalInfo":7}"#]),
+        // Bytes the one-pass scan must stop at, early and late in a long JWS (past the 32-byte blocks);
+        // DEL is valid JSON, so the general rules read it as part of the JWS.
+        ("{\"signedTransactionInfo\":\"\(String(repeating: "a", count: 40)).t\u{7F}t\"}", ["7 signedTransactionInfo signed transaction \(String(repeating: "a", count: 40)).t\u{7F}t | {\"signedTransactionInfo\":\"\(String(repeating: "a", count: 40)).t\u{7F}t\"}"]),
+        ("{\"signedTransactionInfo\":\"t\u{1F}\(String(repeating: "a", count: 70))\"}", ["7 - malformed_json | {\"signedTransactionInfo\":\"t\u{1F}\(String(repeating: "a", count: 70))\"}"]),
+        ("{\"signedTransactionInfo\":\"\(String(repeating: "b", count: 65))\\/t\"}", ["7 signedTransactionInfo signed transaction \(String(repeating: "b", count: 65))/t | {\"signedTransactionInfo\":\"\(String(repeating: "b", count: 65))\\/t\"}"]),
+        ("{\"signedTransactionInfo\":\"\(String(repeating: "c", count: 64)) ~\"}", ["7 signedTransactionInfo signed transaction \(String(repeating: "c", count: 64)) ~ | {\"signedTransactionInfo\":\"\(String(repeating: "c", count: 64)) ~\"}"]),
         (#"{"signedTransactionInfoX":"t.t.t"}"#, [#"7 - unknown_shape | {"signedTransactionInfoX":"t.t.t"}"#]),
         (#"{"signedTransactionInfo":"t.t.t""#, [#"7 - malformed_json | {"signedTransactionInfo":"t.t.t""#]),
     ] as [(String, [String])])
     func ndjsonLinesAreClassified(_ text: String, _ expected: [String]) {
         #expect(Self.line(text) == expected)
+    }
+
+    @Test(arguments: [
+        (#"{"signedTransactionInfo":"t.t.t"}"#, "signedTransactionInfo 26..<31"),
+        (#"{"signedRenewalInfo":"r.r","signedTransactionInfo":"t.t.t"}"#, "signedTransactionInfo 52..<57 signedRenewalInfo 22..<25"),
+        (#"{"signedPayload":"n.n.n","signedRenewalInfo":"r.r"}"#, "general"),
+        (#"{"signedRenewalInfo":"r.r","signedRenewalInfo":"s.s"}"#, "general"),
+        (#"{"signedTransactionInfo":"t\/t"}"#, "general"),
+        (#"{"signedTransactionInfo":"t.t.t"}{}"#, "general"),
+    ])
+    func commonLinesAreReadInPlace(_ text: String, _ expected: String) {
+        let bytes = Array(text.utf8)
+        let found = SignedLine.match(bytes, range: 0..<bytes.count).map { first, second in
+            [first, second].compactMap { $0 }.map { "\($0.key.rawValue) \($0.jws)" }.joined(separator: " ")
+        }
+        #expect((found ?? "general") == expected)
+    }
+
+    @Test(arguments: [
+        (String(repeating: "x", count: 100) + "\"", 100),
+        (String(repeating: "x", count: 31) + "\"" + String(repeating: "x", count: 40), 31),
+        (String(repeating: "x", count: 64) + "\\\"", -1),
+        (String(repeating: "x", count: 33) + "\u{1F}\"", -1),
+        (String(repeating: "x", count: 5) + "é\"", -1),
+        (String(repeating: " ~", count: 40), -1),
+    ] as [(String, Int)])
+    func plainStringEndsAtTheFirstQuote(_ text: String, _ expected: Int) {
+        let bytes = Array(text.utf8)
+        let end = bytes.withUnsafeBufferPointer { SignedLine.plainStringEnd($0, from: 0, to: $0.count) }
+        #expect((end ?? -1) == expected)
     }
 
     @Test func historyDocumentRecordsKnowTheirLineAndPath() {

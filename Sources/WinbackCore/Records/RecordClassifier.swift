@@ -15,25 +15,39 @@ public enum RecordClassifier {
     /// The records of the line `bytes[range]` (a batch of lines shares one buffer; the record text keeps
     /// a reference to it rather than a copy).
     public static func classifyLine(_ bytes: [UInt8], range: Range<Int>, source: String, line: Int) -> [RawRecord] {
-        if bytes[range].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return [] }
-        let text = RecordText(bytes: bytes, range: range)
-        if let (key, jwsRange) = SignedLine.match(bytes, range: range) {
-            let kind: PayloadKind = switch key {
-            case .signedPayload: .notification
-            case .signedTransactionInfo: .transaction
-            case .signedRenewalInfo: .renewalInfo
+        var records: [RawRecord] = []
+        classifyLine(bytes, range: range, source: source, line: line, into: &records)
+        return records
+    }
+
+    /// Appends the records of the line `bytes[range]` to `records` (no array per line).
+    public static func classifyLine(_ bytes: [UInt8], range: Range<Int>, source: String, line: Int, into records: inout [RawRecord]) {
+        if let (first, second) = SignedLine.match(bytes, range: range) {
+            let text = RecordText(bytes: bytes, range: range)
+            func append(_ member: SignedLine.Member) {
+                let kind: PayloadKind = switch member.key {
+                case .signedPayload: .notification
+                case .signedTransactionInfo: .transaction
+                case .signedRenewalInfo: .renewalInfo
+                }
+                let location = RecordLocation(source: source, line: line, path: member.key.rawValue)
+                records.append(RawRecord(location: location, content: .signed(RecordText(bytes: bytes, range: member.jws), kind), text: text))
             }
-            let location = RecordLocation(source: source, line: line, path: key.rawValue)
-            return [RawRecord(location: location, content: .signed(RecordText(bytes: bytes, range: jwsRange), kind), text: text)]
+            append(first)
+            if let second { append(second) }
+            return
         }
+        if bytes[range].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+        let text = RecordText(bytes: bytes, range: range)
         let value: JSONValue
         do {
             value = try bytes.withUnsafeBufferPointer { buffer in try JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: buffer[range])) }
         } catch {
             let location = RecordLocation(source: source, line: line, path: nil)
-            return [RawRecord(location: location, content: .failure(RecordFailure(.malformedJSON, "line is not JSON: \(error)")), text: text)]
+            records.append(RawRecord(location: location, content: .failure(RecordFailure(.malformedJSON, "line is not JSON: \(error)")), text: text))
+            return
         }
-        return classifyObject(value, prefix: nil, source: source, line: line) { _ in text }
+        records += classifyObject(value, prefix: nil, source: source, line: line) { _ in text }
     }
 
     /// The records of a whole JSON document. `line` is where each record's value starts; its text is

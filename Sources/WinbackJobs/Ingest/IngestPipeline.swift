@@ -144,10 +144,11 @@ public struct IngestPipeline: Sendable {
         switch batch {
         case .lines(let source, let buffer, let lines):
             outcomes.reserveCapacity(lines.count)
+            var records: [RawRecord] = []
             for (number, range) in lines {
-                for raw in RecordClassifier.classifyLine(buffer, range: range, source: source, line: number) {
-                    await processor.process(raw, into: &outcomes)
-                }
+                records.removeAll(keepingCapacity: true)
+                RecordClassifier.classifyLine(buffer, range: range, source: source, line: number, into: &records)
+                for raw in records { await processor.process(raw, into: &outcomes) }
             }
         case .records(let records):
             for raw in records { await processor.process(raw, into: &outcomes) }
