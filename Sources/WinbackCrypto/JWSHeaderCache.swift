@@ -10,10 +10,19 @@ import Darwin
 /// Lookups hash a sample of the segment in place and confirm with `memcmp`, so a hit allocates nothing
 /// and costs well under a microsecond for a 5 KB header (hashing every byte with SipHash cost ~1.5 µs).
 final class JWSHeaderCache: Sendable {
-    struct Entry: Sendable {
-        var segment: [UInt8]
-        var header: JWSHeader
-        var chain: ChainEvaluation?
+    /// One distinct header: a class, so a hit hands out one reference instead of copying the parsed
+    /// header and chain evaluation (a dozen retains and releases per record).
+    final class Entry: Sendable {
+        let segment: [UInt8]
+        let header: JWSHeader
+        /// `nil` when the header is malformed or its `x5c` is unusable (nothing to evaluate).
+        let chain: ChainEvaluation?
+
+        init(segment: [UInt8], header: JWSHeader, chain: ChainEvaluation?) {
+            self.segment = segment
+            self.header = header
+            self.chain = chain
+        }
     }
 
     private let buckets = Mutex<[Int: [Entry]]>([:])

@@ -60,24 +60,22 @@ public struct SignedPayloadVerifier: Sendable {
             Result { () throws(RecordFailure) -> Parts in try self.split(bytes, as: kind, fast: fast) }
         }
         let parts = try split.get()
-        var entry: JWSHeaderCache.Entry
+        let entry: JWSHeaderCache.Entry
         if let cached = parts.header {
             entry = cached
         } else {
             let header = parts.parsedHeader ?? parts.headerSegment.withUnsafeBufferPointer { JWSHeader(segment: $0) }
-            entry = JWSHeaderCache.Entry(segment: parts.headerSegment, header: header, chain: nil)
-            if header.malformed == nil, header.chainFailure == nil {
-                entry.chain = await chains.evaluate(leaf: header.leaf, intermediate: header.intermediate)
-            }
+            let chain = header.malformed == nil && header.chainFailure == nil
+                ? await chains.evaluate(leaf: header.leaf, intermediate: header.intermediate) : nil
+            entry = JWSHeaderCache.Entry(segment: parts.headerSegment, header: header, chain: chain)
             headers.insert(entry, hash: parts.headerHash)
         }
-        let header = entry.header
-        if let failure = header.malformed { throw failure }
+        if let failure = entry.header.malformed { throw failure }
         guard parts.fast != nil || parts.payload.objectMembers != nil else {
             throw RecordFailure(.malformedJWS, "payload is a JSON \(parts.payload.typeName), expected an object")
         }
-        if let failure = header.algorithmFailure { throw failure }
-        if let failure = header.chainFailure { throw failure }
+        if let failure = entry.header.algorithmFailure { throw failure }
+        if let failure = entry.header.chainFailure { throw failure }
         guard let chain = entry.chain else { throw RecordFailure(.invalidCertificate, "x5c could not be evaluated") }
         if let failure = chain.decodeFailure { throw failure }
 

@@ -14,7 +14,7 @@ enum CommandSupport {
 
     /// Runs `body`, turning a ``JobError`` into its message and exit code.
     static func run(_ body: () async throws -> Int32) async throws {
-        MemoryRelease.useSingleArena()
+        MemoryRelease.configureHeap()
         let code: Int32
         do {
             code = try await body()

@@ -1,5 +1,5 @@
 import Testing
-import WinbackCore
+@testable import WinbackCore
 
 @Suite struct DeduplicatorTests {
     static func transaction(_ id: String, signedDate: Int64, revoked: Int64? = nil) -> AcceptedPayload {
@@ -63,6 +63,38 @@ import WinbackCore
         }
         #expect(attributes.count == 800)
         #expect(Set(attributes.map(ObjectIdentifier.init)).count == 2)
+    }
+
+    @Test func attributesReadFromBytesAreTheSharedInstance() {
+        let compactor = PayloadCompactor()
+        func attributes(storefront: String?, offerPeriod: String? = nil) -> TransactionAttributes {
+            compactor.intern(TransactionAttributes(
+                productId: "p.monthly", subscriptionGroupId: "g", type: "Auto-Renewable Subscription", offerIdentifier: nil,
+                offerDiscountType: nil, offerPeriod: offerPeriod, storefront: storefront, ownership: "PURCHASED"))
+        }
+        func fromBytes(storefront: String?, offerPeriod: String? = nil) -> TransactionAttributes {
+            func with(_ text: String?, _ body: (UnsafeBufferPointer<UInt8>?) -> TransactionAttributes) -> TransactionAttributes {
+                guard let text else { return body(nil) }
+                return Array(text.utf8).withUnsafeBufferPointer { body($0) }
+            }
+            return with("p.monthly") { product in with("g") { group in with("Auto-Renewable Subscription") { type in
+                with(storefront) { storefront in with(offerPeriod) { period in with("PURCHASED") { ownership in
+                    compactor.intern(AttributeBytes(
+                        productId: product!, subscriptionGroupId: group, type: type!, offerIdentifier: nil, offerDiscountType: nil,
+                        offerPeriod: period, storefront: storefront, ownership: ownership))
+                } } } } } }
+        }
+        let usa = attributes(storefront: "USA")
+        #expect(fromBytes(storefront: "USA") === usa)
+        #expect(fromBytes(storefront: "USA") === usa)
+        // Not found by bytes: built once, then shared both ways.
+        let france = fromBytes(storefront: "FRA")
+        #expect(france !== usa && france.storefront == "FRA")
+        #expect(attributes(storefront: "FRA") === france)
+        // Absent and empty are different fields, as are the same bytes in another field.
+        #expect(fromBytes(storefront: nil) !== fromBytes(storefront: ""))
+        #expect(fromBytes(storefront: nil, offerPeriod: "USA") !== usa)
+        #expect(fromBytes(storefront: nil).storefront == nil && fromBytes(storefront: "").storefront == "")
     }
 
     @Test func payloadsWithoutTheirKeysAreIgnored() {

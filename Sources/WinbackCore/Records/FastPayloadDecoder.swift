@@ -71,7 +71,7 @@ public struct FastPayloadDecoder: Sendable {
                 let environmentText = text(.environment), environmentText.elementsEqual(environment),
                 Self.isKnown(environmentText, Self.environments),
                 let transactionId = text(.transactionId), let originalTransactionId = string(.originalTransactionId),
-                let productId = string(.productId), let purchaseDate = integer(.purchaseDate),
+                let productId = text(.productId), let purchaseDate = integer(.purchaseDate),
                 let type = text(.type), let signedDate = integer(.signedDate),
                 Self.isKnown(type, Self.productTypes)
             else { return nil }
@@ -88,10 +88,10 @@ public struct FastPayloadDecoder: Sendable {
 
             // SubscriptionTransaction.init(_:attributes:), from the bytes.
             let token = text(.appAccountToken).flatMap { $0.isEmpty ? nil : Self.asciiLowercased($0) }
-            let attributes = compactor.intern(TransactionAttributes(
-                productId: productId, subscriptionGroupId: string(.subscriptionGroupIdentifier), type: String(decoding: type, as: UTF8.self),
-                offerIdentifier: string(.offerIdentifier), offerDiscountType: string(.offerDiscountType), offerPeriod: string(.offerPeriod),
-                storefront: string(.storefront), ownership: string(.inAppOwnershipType)))
+            let attributes = compactor.intern(AttributeBytes(
+                productId: productId, subscriptionGroupId: text(.subscriptionGroupIdentifier), type: type,
+                offerIdentifier: text(.offerIdentifier), offerDiscountType: text(.offerDiscountType), offerPeriod: text(.offerPeriod),
+                storefront: text(.storefront), ownership: text(.inAppOwnershipType)))
             let transaction = SubscriptionTransaction(
                 transactionIdentifier: CompactIdentifier(utf8: transactionId),
                 identity: SubscriptionIdentity(

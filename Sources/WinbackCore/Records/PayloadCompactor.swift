@@ -6,6 +6,8 @@ import Synchronization
 public final class PayloadCompactor: Sendable {
     private struct Tables {
         var attributes: Set<TransactionAttributes> = []
+        /// The same instances by a hash of their fields' UTF-8 bytes, for `intern(_: AttributeBytes)`.
+        var attributesByBytes: [UInt64: [TransactionAttributes]] = [:]
         var strings = StringInterner()
     }
 
@@ -31,6 +33,20 @@ public final class PayloadCompactor: Sendable {
     /// The shared instance equal to `attributes`.
     public func intern(_ attributes: TransactionAttributes) -> TransactionAttributes {
         tables.withLock { $0.attributes.insert(attributes).memberAfterInsert }
+    }
+
+    /// The shared instance whose fields spell `fields`: no strings are built and nothing is allocated
+    /// when it exists, which is every transaction but the first of each combination. Equal to
+    /// `intern(TransactionAttributes(…))` of the same fields as strings.
+    func intern(_ fields: AttributeBytes) -> TransactionAttributes {
+        let hash = fields.hash()
+        let found = tables.withLock { tables in tables.attributesByBytes[hash]?.first { fields.spell($0) } }
+        if let found { return found }
+        let built = intern(fields.attributes())
+        tables.withLock { tables in
+            if !(tables.attributesByBytes[hash]?.contains { $0 === built } ?? false) { tables.attributesByBytes[hash, default: []].append(built) }
+        }
+        return built
     }
 
     /// The shared copy of `string`.

@@ -8,9 +8,17 @@ public enum MemoryRelease {
     /// One malloc arena for all threads. The ingest workers allocate the deduplicated store and the model
     /// is built on another thread; with per-thread arenas the store's freed memory was not reused for the
     /// model and a 10 M-transaction run peaked higher. No measurable cost on ingest. Call once at start.
-    public static func useSingleArena() {
+    ///
+    /// Batches of lines (1–3 MB each) are served from the heap and their memory is kept for the next
+    /// batch: by default glibc maps a block that size with `mmap` at first and later gives the top of the
+    /// heap back after each free, so every batch buffer was fresh pages — 0.8 page faults per record on
+    /// notifications, 5× fewer with these settings. ``trim()`` still returns the memory between phases.
+    public static func configureHeap() {
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        if let mallopt = function("mallopt", as: Mallopt.self) { _ = mallopt(-8, 1) }  // M_ARENA_MAX = -8
+        guard let mallopt = function("mallopt", as: Mallopt.self) else { return }
+        _ = mallopt(-8, 1)  // M_ARENA_MAX
+        _ = mallopt(-3, 32 << 20)  // M_MMAP_THRESHOLD: 32 MiB, glibc's maximum
+        _ = mallopt(-1, 64 << 20)  // M_TRIM_THRESHOLD: keep up to 64 MiB free at the top of the heap
     }
 
     /// Returns freed heap pages to the system between phases (`malloc_trim`), so the transient allocations

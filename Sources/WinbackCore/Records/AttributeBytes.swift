@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A transaction's ``TransactionAttributes`` fields as UTF-8 bytes read in place from a payload (`nil`
+/// = absent), so ``PayloadCompactor`` can find the shared instance without building eight strings.
+/// Valid only while the payload's bytes are.
+struct AttributeBytes {
+    var productId: UnsafeBufferPointer<UInt8>
+    var subscriptionGroupId: UnsafeBufferPointer<UInt8>?
+    var type: UnsafeBufferPointer<UInt8>
+    var offerIdentifier: UnsafeBufferPointer<UInt8>?
+    var offerDiscountType: UnsafeBufferPointer<UInt8>?
+    var offerPeriod: UnsafeBufferPointer<UInt8>?
+    var storefront: UnsafeBufferPointer<UInt8>?
+    var ownership: UnsafeBufferPointer<UInt8>?
+
+    /// FNV-1a over each field's presence, length and bytes.
+    func hash() -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ field: UnsafeBufferPointer<UInt8>?) {
+            guard let field else {
+                hash = (hash ^ 0xFF) &* 0x100_0000_01b3
+                return
+            }
+            hash = (hash ^ UInt64(field.count)) &* 0x100_0000_01b3
+            for byte in field { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+        mix(productId)
+        mix(subscriptionGroupId)
+        mix(type)
+        mix(offerIdentifier)
+        mix(offerDiscountType)
+        mix(offerPeriod)
+        mix(storefront)
+        mix(ownership)
+        return hash
+    }
+
+    /// Whether `attributes` has exactly these fields.
+    func spell(_ attributes: TransactionAttributes) -> Bool {
+        func same(_ string: String?, _ bytes: UnsafeBufferPointer<UInt8>?) -> Bool {
+            switch (string, bytes) {
+            case (nil, nil): return true
+            case (var string?, let bytes?):
+                return string.withUTF8 { stored in
+                    guard stored.count == bytes.count, let a = stored.baseAddress, let b = bytes.baseAddress else {
+                        return stored.count == bytes.count
+                    }
+                    return memcmp(a, b, bytes.count) == 0
+                }
+            default: return false
+            }
+        }
+        return same(attributes.productId, productId) && same(attributes.type, type)
+            && same(attributes.subscriptionGroupId, subscriptionGroupId) && same(attributes.offerIdentifier, offerIdentifier)
+            && same(attributes.offerDiscountType, offerDiscountType) && same(attributes.offerPeriod, offerPeriod)
+            && same(attributes.storefront, storefront) && same(attributes.ownership, ownership)
+    }
+
+    /// The attributes with these fields as strings.
+    func attributes() -> TransactionAttributes {
+        func string(_ bytes: UnsafeBufferPointer<UInt8>?) -> String? { bytes.map { String(decoding: $0, as: UTF8.self) } }
+        return TransactionAttributes(
+            productId: String(decoding: productId, as: UTF8.self), subscriptionGroupId: string(subscriptionGroupId),
+            type: String(decoding: type, as: UTF8.self), offerIdentifier: string(offerIdentifier), offerDiscountType: string(offerDiscountType),
+            offerPeriod: string(offerPeriod), storefront: string(storefront), ownership: string(ownership))
+    }
+}
