@@ -166,7 +166,15 @@ public struct SignedPayloadVerifier: Sendable {
             throw RecordFailure(.malformedJWS, "signature segment is not base64url")
         }
         parts.signature = signature
-        parts.digest = SHA256.hash(data: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[0..<dots.1]))
+        if let cached = parts.header {
+            // The same digest as hashing the whole signing input: SHA-256 continued over the payload from
+            // the state after the (byte-identical, memcmp-checked) header and its dot.
+            var hasher = cached.signingPrefix
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[(dots.0 + 1)..<dots.1]))
+            parts.digest = hasher.finalize()
+        } else {
+            parts.digest = SHA256.hash(data: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[0..<dots.1]))
+        }
         return parts
     }
 }
