@@ -76,8 +76,10 @@ public struct SignedPayloadVerifier: Sendable {
         }
         if let failure = entry.header.algorithmFailure { throw failure }
         if let failure = entry.header.chainFailure { throw failure }
-        guard let chain = entry.chain else { throw RecordFailure(.invalidCertificate, "x5c could not be evaluated") }
-        if let failure = chain.decodeFailure { throw failure }
+        // The evaluation is read in place through the entry (`entry.chain?.…`): binding it to a local
+        // copied all its fields, a retain and release each, on every record.
+        guard entry.chain != nil else { throw RecordFailure(.invalidCertificate, "x5c could not be evaluated") }
+        if let failure = entry.chain?.decodeFailure { throw failure }
 
         let signedDate: Int64
         switch parts.fast.map({ JSONValue.integer($0.signedDate) }) ?? parts.payload["signedDate"] {
@@ -85,21 +87,21 @@ public struct SignedPayloadVerifier: Sendable {
         case .integer(let value)?: signedDate = value
         case let other?: throw RecordFailure(FieldError(field: "signedDate", expected: "integer", found: FieldValue.describe(other)))
         }
-        if let failure = chain.chainFailure { throw failure }
+        if let failure = entry.chain?.chainFailure { throw failure }
 
         let seconds = InstantFormat.floorDivide(signedDate, 1000)
-        for window in chain.validityWindows where seconds < window.notBeforeSeconds || seconds > window.notAfterSeconds {
+        for window in entry.chain?.validityWindows ?? [] where seconds < window.notBeforeSeconds || seconds > window.notAfterSeconds {
             throw RecordFailure(
                 .certificateExpired,
                 "\(window.role) certificate not valid at signedDate \(InstantFormat.iso8601(milliseconds: signedDate)) (valid \(InstantFormat.iso8601(milliseconds: window.notBeforeSeconds * 1000)) to \(InstantFormat.iso8601(milliseconds: window.notAfterSeconds * 1000)))"
             )
         }
-        if let failure = chain.oidFailure { throw failure }
+        if let failure = entry.chain?.oidFailure { throw failure }
 
         guard parts.signature.count == 64 else {
             throw RecordFailure(.invalidSignature, "signature: expected 64 bytes (r‖s), found \(parts.signature.count)")
         }
-        guard let leafKey = chain.leafKey, let digest = parts.digest,
+        guard let leafKey = entry.chain?.leafKey, let digest = parts.digest,
             let signature = try? P256.Signing.ECDSASignature(rawRepresentation: parts.signature),
             leafKey.isValidSignature(signature, for: digest)
         else {
