@@ -66,6 +66,29 @@ import WinbackTestSupport
         #expect(fast.outcome == general.outcome)
     }
 
+    /// After the first record with a header, the digest continues from the header's cached SHA-256 state:
+    /// records with that header still verify, and another record's payload under this signature does not.
+    @Test func cachedHeaderStateGivesTheSameOutcomes() async throws {
+        let vectors = try ConformanceVectors()
+        let verifier = try vectors.verifier()
+        let transaction = vectors.string("signed_transaction")
+        let renewal = vectors.string("signed_renewal_info")
+        let transactionParts = transaction.split(separator: ".")
+        let renewalParts = renewal.split(separator: ".")
+        try #require(transactionParts.count == 3 && renewalParts.count == 3 && transactionParts[0] == renewalParts[0])
+        for _ in 0..<2 {
+            _ = try await verifier.verify(transaction, as: .transaction)
+            _ = try await verifier.verify(renewal, as: .renewalInfo)
+        }
+        let swapped = [renewalParts[0], renewalParts[1], transactionParts[2]].joined(separator: ".")
+        do {
+            _ = try await verifier.verify(swapped, as: .renewalInfo)
+            Issue.record("a payload verified under another payload's signature")
+        } catch {
+            #expect(error.code == .invalidSignature)
+        }
+    }
+
     @Test func signedTransactionVerifiesAndDecodesToTheListedFields() async throws {
         let vectors = try ConformanceVectors()
         let (payload, warnings) = try await vectors.verifier().verify(vectors.string("signed_transaction"), as: .transaction)
