@@ -97,6 +97,40 @@ import Testing
         #expect(fromBytes(storefront: nil).storefront == nil && fromBytes(storefront: "").storefront == "")
     }
 
+    @Test func recentIdentitiesAreReusedOnlyForTheSameFields() {
+        var recent = RecentIdentities()
+        var made = 0
+        func identity(_ original: String, token: String?, app: String?) -> SubscriptionIdentity {
+            func bytes(_ text: String?) -> [UInt8]? { text.map { Array($0.utf8) } }
+            let (o, t, a) = (Array(original.utf8), bytes(token), bytes(app))
+            return o.withUnsafeBufferPointer { o in
+                func with(_ array: [UInt8]?, _ body: (UnsafeBufferPointer<UInt8>?) -> SubscriptionIdentity) -> SubscriptionIdentity {
+                    guard let array else { return body(nil) }
+                    return array.withUnsafeBufferPointer { body($0) }
+                }
+                return with(t) { t in with(a) { a in
+                    recent.identity(originalTransactionId: o, appAccountToken: t, appTransactionId: a) {
+                        made += 1
+                        let token = token.flatMap { $0.isEmpty ? nil : $0.lowercased() }
+                        return SubscriptionIdentity(originalTransactionId: original, appAccountToken: token, appTransactionId: app)
+                    }
+                } }
+            }
+        }
+        let first = identity("2000000000000001", token: "ABCDEF01-0000-0000-0000-000000000000", app: "7")
+        #expect(identity("2000000000000001", token: "abcdef01-0000-0000-0000-000000000000", app: "7") === first)
+        #expect(made == 1)
+        #expect(first.appAccountToken == "abcdef01-0000-0000-0000-000000000000")
+        // Any other field value is a new identity (and then the recent one for that subscription).
+        let otherApp = identity("2000000000000001", token: "ABCDEF01-0000-0000-0000-000000000000", app: "8")
+        #expect(otherApp !== first && otherApp.appTransactionId == "8")
+        #expect(identity("2000000000000001", token: nil, app: "8").appAccountToken == nil)
+        #expect(identity("2000000000000001", token: "", app: "8").appAccountToken == nil)
+        #expect(identity("2000000000000001", token: "", app: nil).appTransactionId == nil)
+        #expect(identity("2000000000000002", token: "", app: nil).originalTransactionId == "2000000000000002")
+        #expect(made == 5)
+    }
+
     @Test func payloadsWithoutTheirKeysAreIgnored() {
         var transaction = JWSTransactionDecodedPayload()
         transaction.transactionId = "1"

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A transaction's ``TransactionAttributes`` fields as UTF-8 bytes read in place from a payload (`nil`
 /// = absent), so ``PayloadCompactor`` can find the shared instance without building eight strings.
 /// Valid only while the payload's bytes are.
@@ -41,19 +35,7 @@ struct AttributeBytes {
 
     /// Whether `attributes` has exactly these fields.
     func spell(_ attributes: TransactionAttributes) -> Bool {
-        func same(_ string: String?, _ bytes: UnsafeBufferPointer<UInt8>?) -> Bool {
-            switch (string, bytes) {
-            case (nil, nil): return true
-            case (var string?, let bytes?):
-                return string.withUTF8 { stored in
-                    guard stored.count == bytes.count, let a = stored.baseAddress, let b = bytes.baseAddress else {
-                        return stored.count == bytes.count
-                    }
-                    return memcmp(a, b, bytes.count) == 0
-                }
-            default: return false
-            }
-        }
+        let same = ByteSpelling.matches
         return same(attributes.productId, productId) && same(attributes.type, type)
             && same(attributes.subscriptionGroupId, subscriptionGroupId) && same(attributes.offerIdentifier, offerIdentifier)
             && same(attributes.offerDiscountType, offerDiscountType) && same(attributes.offerPeriod, offerPeriod)

@@ -70,7 +70,7 @@ public struct FastPayloadDecoder: Sendable {
             guard let bundle = text(.bundleId), bundle.elementsEqual(bundleId),
                 let environmentText = text(.environment), environmentText.elementsEqual(environment),
                 Self.isKnown(environmentText, Self.environments),
-                let transactionId = text(.transactionId), let originalTransactionId = string(.originalTransactionId),
+                let transactionId = text(.transactionId), let originalTransactionId = text(.originalTransactionId),
                 let productId = text(.productId), let purchaseDate = integer(.purchaseDate),
                 let type = text(.type), let signedDate = integer(.signedDate),
                 Self.isKnown(type, Self.productTypes)
@@ -87,15 +87,21 @@ public struct FastPayloadDecoder: Sendable {
             else { return nil }
 
             // SubscriptionTransaction.init(_:attributes:), from the bytes.
-            let token = text(.appAccountToken).flatMap { $0.isEmpty ? nil : Self.asciiLowercased($0) }
             let attributes = compactor.intern(AttributeBytes(
                 productId: productId, subscriptionGroupId: text(.subscriptionGroupIdentifier), type: type,
                 offerIdentifier: text(.offerIdentifier), offerDiscountType: text(.offerDiscountType), offerPeriod: text(.offerPeriod),
                 storefront: text(.storefront), ownership: text(.inAppOwnershipType)))
             let transaction = SubscriptionTransaction(
                 transactionIdentifier: CompactIdentifier(utf8: transactionId),
-                identity: SubscriptionIdentity(
-                    originalTransactionId: originalTransactionId, appAccountToken: token, appTransactionId: string(.appTransactionId)),
+                identity: compactor.identity(
+                    originalTransactionId: originalTransactionId, appAccountToken: text(.appAccountToken),
+                    appTransactionId: text(.appTransactionId)
+                ) {
+                    SubscriptionIdentity(
+                        originalTransactionId: String(decoding: originalTransactionId, as: UTF8.self),
+                        appAccountToken: text(.appAccountToken).flatMap { $0.isEmpty ? nil : Self.asciiLowercased($0) },
+                        appTransactionId: string(.appTransactionId))
+                },
                 purchaseDate: purchaseDate, expiresDate: integer(.expiresDate) ?? purchaseDate, revocationDate: integer(.revocationDate),
                 signedDate: signedDate, isUpgraded: slots[F.isUpgraded.rawValue].kind == .bool && slots[F.isUpgraded.rawValue].integer == 1,
                 offerType: integer(.offerType).map { Int32($0) }, attributes: attributes)

@@ -12,6 +12,7 @@ public final class PayloadCompactor: Sendable {
     }
 
     private let tables = Mutex(Tables())
+    private let identities = Mutex(RecentIdentities())
 
     public init() {}
 
@@ -47,6 +48,19 @@ public final class PayloadCompactor: Sendable {
             if !(tables.attributesByBytes[hash]?.contains { $0 === built } ?? false) { tables.attributesByBytes[hash, default: []].append(built) }
         }
         return built
+    }
+
+    /// The identity with these fields (``RecentIdentities``): the one a recent transaction of the same
+    /// subscription got, else a new one from `make`.
+    func identity(
+        originalTransactionId: UnsafeBufferPointer<UInt8>, appAccountToken: UnsafeBufferPointer<UInt8>?,
+        appTransactionId: UnsafeBufferPointer<UInt8>?, make: () -> SubscriptionIdentity
+    ) -> SubscriptionIdentity {
+        identities.withLock { recent in
+            recent.identity(
+                originalTransactionId: originalTransactionId, appAccountToken: appAccountToken, appTransactionId: appTransactionId,
+                make: make)
+        }
     }
 
     /// The shared copy of `string`.
