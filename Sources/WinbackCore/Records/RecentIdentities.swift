@@ -1,7 +1,7 @@
 /// The ``SubscriptionIdentity`` last made for each of a few hundred subscriptions (direct-mapped by a
 /// hash of `originalTransactionId`), so the next transaction of a subscription reuses it instead of
 /// allocating an object and up to three strings. Exports list a subscription's transactions together
-/// (5 lines in 6 of the scale dataset follow one of the same subscription), so most transactions hit.
+/// (in the generated datasets 5 lines in 6 follow one of the same subscription), so most transactions hit.
 struct RecentIdentities {
     private var slots: [SubscriptionIdentity?] = Array(repeating: nil, count: 512)
 
