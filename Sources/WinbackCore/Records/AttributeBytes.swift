@@ -13,14 +13,13 @@ struct AttributeBytes {
 
     /// FNV-1a over each field's presence, length and bytes.
     func hash() -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var hash = ByteSpelling.emptyHash
         func mix(_ field: UnsafeBufferPointer<UInt8>?) {
             guard let field else {
-                hash = (hash ^ 0xFF) &* 0x100_0000_01b3
+                hash = ByteSpelling.mix(hash, 0xFF)
                 return
             }
-            hash = (hash ^ UInt64(field.count)) &* 0x100_0000_01b3
-            for byte in field { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            hash = ByteSpelling.mix(ByteSpelling.mix(hash, UInt64(field.count)), field)
         }
         mix(productId)
         mix(subscriptionGroupId)

@@ -4,8 +4,25 @@ import Glibc
 import Darwin
 #endif
 
-/// Compares a kept string with the bytes a payload spells it with, without building a `String`.
+/// Compares a kept string with the bytes a payload spells it with, without building a `String`, and
+/// hashes such bytes (FNV-1a) for the tables that look kept values up by them.
 enum ByteSpelling {
+    /// FNV-1a's offset basis: the hash of no bytes.
+    static let emptyHash: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// `hash` with `value` mixed in (one FNV-1a step).
+    static func mix(_ hash: UInt64, _ value: UInt64) -> UInt64 { (hash ^ value) &* 0x100_0000_01b3 }
+
+    /// `hash` with every byte of `bytes` mixed in.
+    static func mix(_ hash: UInt64, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        bytes.reduce(hash) { mix($0, UInt64($1)) }
+    }
+
+    /// `byte` lower-cased if it is an ASCII capital letter.
+    static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+
     /// Both absent, or the string's UTF-8 is exactly `bytes`.
     static func matches(_ string: String?, _ bytes: UnsafeBufferPointer<UInt8>?) -> Bool {
         switch (string, bytes) {

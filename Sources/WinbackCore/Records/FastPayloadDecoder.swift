@@ -219,7 +219,7 @@ public struct FastPayloadDecoder: Sendable {
     private static func asciiLowercased(_ text: UnsafeBufferPointer<UInt8>) -> String {
         String(unsafeUninitializedCapacity: text.count) { buffer in
             for (offset, byte) in text.enumerated() {
-                buffer[offset] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                buffer[offset] = ByteSpelling.lowercased(byte)
             }
             return text.count
         }

@@ -41,13 +41,12 @@ public final class PayloadCompactor: Sendable {
     /// `intern(TransactionAttributes(…))` of the same fields as strings.
     func intern(_ fields: AttributeBytes) -> TransactionAttributes {
         let hash = fields.hash()
-        let found = tables.withLock { tables in tables.attributesByBytes[hash]?.first { fields.spell($0) } }
-        if let found { return found }
-        let built = intern(fields.attributes())
-        tables.withLock { tables in
-            if !(tables.attributesByBytes[hash]?.contains { $0 === built } ?? false) { tables.attributesByBytes[hash, default: []].append(built) }
+        return tables.withLock { tables in
+            if let found = tables.attributesByBytes[hash]?.first(where: { fields.spell($0) }) { return found }
+            let shared = tables.attributes.insert(fields.attributes()).memberAfterInsert
+            tables.attributesByBytes[hash, default: []].append(shared)
+            return shared
         }
-        return built
     }
 
     /// The identity with these fields (``RecentIdentities``): the one a recent transaction of the same

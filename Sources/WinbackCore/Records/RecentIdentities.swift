@@ -11,8 +11,7 @@ struct RecentIdentities {
         originalTransactionId: UnsafeBufferPointer<UInt8>, appAccountToken: UnsafeBufferPointer<UInt8>?,
         appTransactionId: UnsafeBufferPointer<UInt8>?, make: () -> SubscriptionIdentity
     ) -> SubscriptionIdentity {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in originalTransactionId { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let hash = ByteSpelling.mix(ByteSpelling.emptyHash, originalTransactionId)
         let slot = Int(truncatingIfNeeded: (hash >> 32) % UInt64(slots.count))
         if let recent = slots[slot], ByteSpelling.matches(recent.originalTransactionId, originalTransactionId),
             Self.sameToken(recent.appAccountToken, appAccountToken), ByteSpelling.matches(recent.appTransactionId, appTransactionId)
@@ -30,9 +29,7 @@ struct RecentIdentities {
         guard var token else { return false }
         return token.withUTF8 { stored in
             stored.count == bytes.count
-                && zip(stored, bytes).allSatisfy { stored, byte in
-                    stored == (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
-                }
+                && zip(stored, bytes).allSatisfy { stored, byte in stored == ByteSpelling.lowercased(byte) }
         }
     }
 }
