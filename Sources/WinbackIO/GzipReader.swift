@@ -1,30 +1,29 @@
-import CZlib
+import CIsal
 
-/// Streams the decompressed bytes of a gzip file through the system zlib (concatenated members included).
+/// Streams the decompressed bytes of a gzip file (concatenated members included) through ISA-L's igzip
+/// inflate; each member's CRC-32 and length are checked against its trailer.
 ///
 /// Memory stays at two fixed buffers whatever the file size. A truncated or corrupt stream throws
 /// ``StreamDamage`` after delivering every byte that decompressed cleanly.
 public final class GzipReader: ByteSource {
     private var source: any ByteSource
-    private var stream = z_stream()
+    private let inflater: OpaquePointer
     private var input: [UInt8] = []
     private var inputOffset = 0
     private var isSourceFinished = false
     private var isFinished = false
     private var delivered = 0
-    private var isInitialized = false
     private var memberEnded = false
     private static let chunkSize = 1 << 18
 
     public init(source: any ByteSource) throws(IOError) {
         self.source = source
-        let status = inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        guard status == Z_OK else { throw IOError(path: "", reason: "zlib inflateInit2 failed (\(status))") }
-        isInitialized = true
+        guard let inflater = winback_inflater_create() else { throw IOError(path: "", reason: "gzip: out of memory for the inflate state") }
+        self.inflater = inflater
     }
 
     deinit {
-        if isInitialized { inflateEnd(&stream) }
+        winback_inflater_destroy(inflater)
     }
 
     private func refill() throws {
@@ -49,30 +48,26 @@ public final class GzipReader: ByteSource {
             }
             if memberEnded {
                 // Another gzip member follows (concatenated gzip, as `cat a.gz b.gz` makes).
-                inflateReset(&stream)
+                winback_inflater_reset(inflater)
                 memberEnded = false
             }
-            let availableIn = input.count - inputOffset
-            let status: Int32 = input.withUnsafeMutableBufferPointer { inBuffer in
+            var consumed = 0
+            var written = 0
+            let status = input.withUnsafeBufferPointer { inBuffer in
                 buffer.withUnsafeMutableBufferPointer { outBuffer in
-                    stream.next_in = inBuffer.baseAddress! + inputOffset
-                    stream.avail_in = UInt32(availableIn)
-                    stream.next_out = outBuffer.baseAddress! + start + produced
-                    stream.avail_out = UInt32(maximumCount - produced)
-                    return inflate(&stream, Z_NO_FLUSH)
+                    winback_inflater_run(
+                        inflater, inBuffer.baseAddress! + inputOffset, inBuffer.count - inputOffset, &consumed,
+                        outBuffer.baseAddress! + start + produced, maximumCount - produced, &written)
                 }
             }
-            inputOffset += availableIn - Int(stream.avail_in)
-            produced = maximumCount - Int(stream.avail_out)
-            switch status {
-            case Z_OK, Z_BUF_ERROR: break
-            case Z_STREAM_END:
+            inputOffset += consumed
+            produced += written
+            if status == WINBACK_INFLATER_MEMBER_END {
                 memberEnded = true
-            default:
+            } else if status < 0 {
                 isFinished = true
                 delivered += produced
-                let message = stream.msg.map { String(cString: $0) } ?? "error \(status)"
-                throw StreamDamage(offset: delivered, reason: "gzip stream corrupt (\(message))")
+                throw StreamDamage(offset: delivered, reason: "gzip stream corrupt (\(String(cString: winback_inflater_error(status))))")
             }
         }
         delivered += produced

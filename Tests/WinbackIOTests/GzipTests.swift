@@ -43,6 +43,45 @@ struct MemorySource: ByteSource {
         #expect(try Self.readAll(&reader) == Array("a\nb\n".utf8))
     }
 
+    /// Members of every size, read in chunks that end inside headers, data and trailers: igzip must hand
+    /// back the bytes after a member's trailer, or the next member is lost.
+    @Test(arguments: [1, 5, 64, 4096, 1 << 18])
+    func manyMembersReadInAnyChunkSize(chunk: Int) throws {
+        var joined: [UInt8] = []
+        var expected: [UInt8] = []
+        for member in 0..<12 {
+            let text = Array((0..<(member * member * 40)).map { "{\"member\": \(member), \"n\": \($0)}\n" }.joined().utf8)
+            joined += try GzipWriter.compress(text)
+            expected += text
+        }
+        var reader = try GzipReader(source: MemorySource(bytes: joined, chunk: chunk))
+        #expect(try Self.readAll(&reader) == expected)
+    }
+
+    /// Damage that a length-only check would miss: a changed CRC, a changed length, a changed data byte,
+    /// and bytes after the last member that are not another member.
+    @Test(arguments: [
+        ("crc", -8), ("length", -2), ("data", 40), ("trailing garbage", 0),
+    ])
+    func corruptStreamThrowsDamage(what: String, offset: Int) throws {
+        let text = Array((0..<400).map { "{\"n\": \($0), \"text\": \"\(String(repeating: "ab", count: $0 % 9))\"}\n" }.joined().utf8)
+        var compressed = try GzipWriter.compress(text)
+        if what == "trailing garbage" {
+            compressed += Array("these bytes are not another gzip member".utf8)
+        } else {
+            compressed[offset < 0 ? compressed.count + offset : offset] ^= 0x5A
+        }
+        let reader = try GzipReader(source: MemorySource(bytes: compressed, chunk: 97))
+        var output: [UInt8] = []
+        #expect {
+            while try reader.read(into: &output, maximumCount: 1000) > 0 {}
+        } throws: { error in
+            String(describing: error).contains("gzip stream corrupt")
+        }
+        #expect(output.count <= text.count)
+        #expect(try reader.read(into: &output, maximumCount: 1000) == 0)
+    }
+
     @Test func truncatedStreamDeliversWhatDecodedThenThrowsDamage() throws {
         let text = Array((0..<2000).map { "{\"n\": \($0)}\n" }.joined().utf8)
         let compressed = try GzipWriter.compress(text)
