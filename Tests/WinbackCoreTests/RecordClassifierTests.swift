@@ -98,8 +98,34 @@ import Testing
     ] as [(String, Int)])
     func plainStringEndsAtTheFirstQuote(_ text: String, _ expected: Int) {
         let bytes = Array(text.utf8)
-        let end = bytes.withUnsafeBufferPointer { SignedLine.plainStringEnd($0, from: 0, to: $0.count) }
+        let end = bytes.withUnsafeBufferPointer { PlainString.end($0, from: 0, to: $0.count) }
         #expect((end ?? -1) == expected)
+    }
+
+    /// Every byte value at every position of both vector blocks and the byte-by-byte tail, against a
+    /// plain loop over the rule: the first quote ends the string unless a byte outside 0x20...0x7E or a
+    /// backslash comes first.
+    @Test func plainStringEndAgreesWithTheRuleForEveryByteAndPosition() {
+        func rule(_ bytes: [UInt8], from start: Int) -> Int? {
+            for index in start..<bytes.count {
+                if bytes[index] == UInt8(ascii: "\"") { return index }
+                if bytes[index] < 0x20 || bytes[index] > 0x7E || bytes[index] == UInt8(ascii: "\\") { return nil }
+            }
+            return nil
+        }
+        var mismatches = 0
+        for start in [0, 3] {
+            for position in start..<75 {
+                for value in UInt8.min...UInt8.max {
+                    var bytes = Array(repeating: UInt8(ascii: "x"), count: 80)
+                    bytes[position] = value
+                    bytes[77] = UInt8(ascii: "\"")
+                    let found = bytes.withUnsafeBufferPointer { PlainString.end($0, from: start, to: $0.count) }
+                    if found != rule(bytes, from: start) { mismatches += 1 }
+                }
+            }
+        }
+        #expect(mismatches == 0)
     }
 
     @Test func historyDocumentRecordsKnowTheirLineAndPath() {

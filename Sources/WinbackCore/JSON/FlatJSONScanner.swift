@@ -84,16 +84,9 @@ public struct FlatJSONScanner {
     private mutating func scanPlainString() -> Range<Int>? {
         guard consume(UInt8(ascii: "\"")) else { return nil }
         let start = index
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                index += 1
-                return start..<(index - 1)
-            }
-            guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
-            index += 1
-        }
-        return nil
+        guard let end = PlainString.end(bytes, from: start, to: bytes.count) else { return nil }
+        index = end + 1
+        return start..<end
     }
 
     /// `-?(0|[1-9][0-9]{0,17})` not followed by a fraction or exponent.

@@ -42,7 +42,7 @@ enum SignedLine {
                 index += key.rawValue.utf8.count + 1
                 guard expect(UInt8(ascii: ":")), expect(UInt8(ascii: "\"")) else { return nil }
                 let start = index
-                guard let stop = plainStringEnd(buffer, from: start, to: end) else { return nil }
+                guard let stop = PlainString.end(buffer, from: start, to: end) else { return nil }
                 index = stop + 1
                 return Member(key: key, jws: start..<stop)
             }
@@ -62,44 +62,5 @@ enum SignedLine {
             if let next = second, next.key == .signedTransactionInfo { return (next, first) }
             return (first, second)
         }
-    }
-
-    /// The index of the quote that closes a string starting at `start`, when every byte before it is
-    /// printable ASCII (0x20...0x7E) other than a backslash; `nil` when another byte comes first or there
-    /// is no quote. One pass, 32 bytes at a time: the JWS is ~98 % of the line, and a `memchr` for the
-    /// quote followed by a separate check of the bytes cost ~0.8 µs per record. (`SIMD32<UInt8>`
-    /// compiled to a byte loop through the stack here, 30 times slower.)
-    static func plainStringEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int? {
-        guard let base = buffer.baseAddress, start <= end else { return nil }
-        let raw = UnsafeRawPointer(base)
-        /// The high bit of each byte of `word` that ends a plain string or is not allowed in one (exact
-        /// for "any": a borrow can only mark bytes above one that is really marked).
-        func stops(_ word: UInt64) -> UInt64 {
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
-            let below20 = (word &- ones &* 0x20) & ~word
-            // 0x7F and above: adding 1 to the low seven bits carries into the high bit only for 0x7F.
-            let atLeast7F = word | ((word & ~highs) &+ ones)
-            let quote = word ^ (ones &* 0x22)
-            let backslash = word ^ (ones &* 0x5C)
-            return (below20 | atLeast7F | (quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & highs
-        }
-        var offset = start
-        // Four words per step: independent checks, one branch.
-        while offset + 32 <= end {
-            let a = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            let b = raw.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)
-            let c = raw.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self)
-            let d = raw.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)
-            if stops(a) | stops(b) | stops(c) | stops(d) != 0 { break }
-            offset += 32
-        }
-        while offset < end {
-            let byte = base[offset]
-            if byte == UInt8(ascii: "\"") { return offset }
-            if byte < 0x20 || byte > 0x7E || byte == UInt8(ascii: "\\") { return nil }
-            offset += 1
-        }
-        return nil
     }
 }
