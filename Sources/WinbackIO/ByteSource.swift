@@ -1,7 +1,20 @@
 /// A forward-only stream of bytes read in chunks (a file, or a file through gzip).
 public protocol ByteSource {
-    /// Appends up to about `maximumCount` bytes to `buffer`; returns how many were appended (0 at the end).
-    mutating func read(into buffer: inout [UInt8], maximumCount: Int) throws -> Int
+    /// Writes up to `destination.count` bytes at the start of `destination`; returns how many (0 at the end).
+    mutating func read(into destination: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+extension ByteSource {
+    /// Appends up to `maximumCount` bytes to `buffer`; returns how many were appended (0 at the end).
+    /// The room is zero-filled first; the ingest path reads into uninitialized batch storage instead.
+    public mutating func read(into buffer: inout [UInt8], maximumCount: Int) throws -> Int {
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: maximumCount))
+        var count = 0
+        defer { buffer.removeLast(maximumCount - count) }
+        count = try buffer.withUnsafeMutableBytes { raw in try read(into: UnsafeMutableRawBufferPointer(rebasing: raw[start...])) }
+        return count
+    }
 }
 
 /// A stream failure after some bytes were delivered (a truncated or corrupt gzip member).

@@ -19,24 +19,12 @@ public final class FileByteSource: ByteSource {
 
     deinit { close(descriptor) }
 
-    public func read(into buffer: inout [UInt8], maximumCount: Int) throws -> Int {
-        let start = buffer.count
-        buffer.reserveCapacity(start + maximumCount)
-        var appended = 0
-        buffer.append(contentsOf: repeatElement(0, count: maximumCount))
-        let count = buffer.withUnsafeMutableBytes { raw -> Int in
-            while true {
-                let result = Glibc.read(descriptor, raw.baseAddress! + start, maximumCount)
-                if result < 0 && errno == EINTR { continue }
-                return result
-            }
+    public func read(into destination: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard let base = destination.baseAddress, destination.count > 0 else { return 0 }
+        while true {
+            let count = Glibc.read(descriptor, base, destination.count)
+            if count >= 0 { return count }
+            if errno != EINTR { throw IOError(path: path, reason: String(cString: strerror(errno))) }
         }
-        if count < 0 {
-            buffer.removeLast(maximumCount)
-            throw IOError(path: path, reason: String(cString: strerror(errno)))
-        }
-        appended = count
-        buffer.removeLast(maximumCount - appended)
-        return appended
     }
 }

@@ -8,8 +8,10 @@ import CIsal
 public final class GzipReader: ByteSource {
     private var source: any ByteSource
     private let inflater: OpaquePointer
-    private var input: [UInt8] = []
+    /// Compressed bytes read from the source: `input[inputOffset..<inputCount]` are not inflated yet.
+    private var input = [UInt8](repeating: 0, count: GzipReader.chunkSize)
     private var inputOffset = 0
+    private var inputCount = 0
     private var isSourceFinished = false
     private var isFinished = false
     private var delivered = 0
@@ -27,21 +29,19 @@ public final class GzipReader: ByteSource {
     }
 
     private func refill() throws {
-        if inputOffset < input.count || isSourceFinished { return }
-        input.removeAll(keepingCapacity: true)
+        if inputOffset < inputCount || isSourceFinished { return }
         inputOffset = 0
-        if try source.read(into: &input, maximumCount: Self.chunkSize) == 0 { isSourceFinished = true }
+        inputCount = try input.withUnsafeMutableBytes { try source.read(into: $0) }
+        if inputCount == 0 { isSourceFinished = true }
     }
 
-    public func read(into buffer: inout [UInt8], maximumCount: Int) throws -> Int {
+    public func read(into destination: UnsafeMutableRawBufferPointer) throws -> Int {
         if isFinished { return 0 }
-        let start = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: maximumCount))
+        guard let output = destination.baseAddress?.assumingMemoryBound(to: UInt8.self), destination.count > 0 else { return 0 }
         var produced = 0
-        defer { buffer.removeLast(maximumCount - produced) }
         while produced == 0 {
             try refill()
-            if inputOffset >= input.count && isSourceFinished {
+            if inputOffset >= inputCount && isSourceFinished {
                 isFinished = true
                 if memberEnded { return 0 }
                 throw StreamDamage(offset: delivered, reason: "gzip stream truncated (unexpected end of file)")
@@ -54,11 +54,9 @@ public final class GzipReader: ByteSource {
             var consumed = 0
             var written = 0
             let status = input.withUnsafeBufferPointer { inBuffer in
-                buffer.withUnsafeMutableBufferPointer { outBuffer in
-                    winback_inflater_run(
-                        inflater, inBuffer.baseAddress! + inputOffset, inBuffer.count - inputOffset, &consumed,
-                        outBuffer.baseAddress! + start + produced, maximumCount - produced, &written)
-                }
+                winback_inflater_run(
+                    inflater, inBuffer.baseAddress! + inputOffset, inputCount - inputOffset, &consumed,
+                    output + produced, destination.count - produced, &written)
             }
             inputOffset += consumed
             produced += written

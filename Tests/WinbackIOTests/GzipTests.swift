@@ -2,20 +2,6 @@ import Foundation
 import Testing
 import WinbackIO
 
-/// A byte source over an in-memory buffer, read in small chunks to exercise chunk boundaries.
-struct MemorySource: ByteSource {
-    var bytes: [UInt8]
-    var offset = 0
-    var chunk = 7
-
-    mutating func read(into buffer: inout [UInt8], maximumCount: Int) throws -> Int {
-        let count = min(chunk, maximumCount, bytes.count - offset)
-        buffer.append(contentsOf: bytes[offset..<offset + count])
-        offset += count
-        return count
-    }
-}
-
 @Suite struct GzipTests {
     static func readAll(_ source: inout some ByteSource) throws -> [UInt8] {
         var output: [UInt8] = []
@@ -26,7 +12,7 @@ struct MemorySource: ByteSource {
     @Test func roundTripsThroughZlib() throws {
         let text = Array((0..<5000).map { "line \($0) \(String(repeating: "x", count: $0 % 50))\n" }.joined().utf8)
         let compressed = try GzipWriter.compress(text)
-        var reader = try GzipReader(source: MemorySource(bytes: compressed, chunk: 333))
+        var reader = try GzipReader(source: MemoryByteSource(bytes: compressed, chunk: 333))
         #expect(try Self.readAll(&reader) == text)
     }
 
@@ -39,7 +25,7 @@ struct MemorySource: ByteSource {
 
     @Test func concatenatedMembersAreOneStream() throws {
         let joined = try GzipWriter.compress(Array("a\n".utf8)) + (try GzipWriter.compress(Array("b\n".utf8)))
-        var reader = try GzipReader(source: MemorySource(bytes: joined))
+        var reader = try GzipReader(source: MemoryByteSource(bytes: joined, chunk: 7))
         #expect(try Self.readAll(&reader) == Array("a\nb\n".utf8))
     }
 
@@ -54,7 +40,7 @@ struct MemorySource: ByteSource {
             joined += try GzipWriter.compress(text)
             expected += text
         }
-        var reader = try GzipReader(source: MemorySource(bytes: joined, chunk: chunk))
+        var reader = try GzipReader(source: MemoryByteSource(bytes: joined, chunk: chunk))
         #expect(try Self.readAll(&reader) == expected)
     }
 
@@ -71,7 +57,7 @@ struct MemorySource: ByteSource {
         } else {
             compressed[offset < 0 ? compressed.count + offset : offset] ^= 0x5A
         }
-        let reader = try GzipReader(source: MemorySource(bytes: compressed, chunk: 97))
+        var reader = try GzipReader(source: MemoryByteSource(bytes: compressed, chunk: 97))
         var output: [UInt8] = []
         #expect {
             while try reader.read(into: &output, maximumCount: 1000) > 0 {}
@@ -85,7 +71,7 @@ struct MemorySource: ByteSource {
     @Test func truncatedStreamDeliversWhatDecodedThenThrowsDamage() throws {
         let text = Array((0..<2000).map { "{\"n\": \($0)}\n" }.joined().utf8)
         let compressed = try GzipWriter.compress(text)
-        var lines = LineReader(source: try GzipReader(source: MemorySource(bytes: Array(compressed.prefix(compressed.count / 2)), chunk: 64)))
+        var lines = LineReader(source: try GzipReader(source: MemoryByteSource(bytes: Array(compressed.prefix(compressed.count / 2)), chunk: 64)))
         var count = 0
         while lines.nextLine({ _ in () }) != nil { count += 1 }
         #expect(count > 0 && count < 2000)
@@ -96,7 +82,7 @@ struct MemorySource: ByteSource {
 
 @Suite struct LineReaderTests {
     static func lines(_ text: [UInt8], chunk: Int = 3) -> [String] {
-        var reader = LineReader(source: MemorySource(bytes: text, chunk: chunk))
+        var reader = LineReader(source: MemoryByteSource(bytes: text, chunk: chunk))
         var lines: [String] = []
         while let line = reader.nextLine({ String(decoding: $0, as: UTF8.self) }) { lines.append("\(reader.lineNumber):\(line)") }
         return lines
@@ -106,9 +92,36 @@ struct MemorySource: ByteSource {
         #expect(Self.lines([0xEF, 0xBB, 0xBF] + Array("a\r\n\r\nb\n  \nc".utf8)) == ["1:a", "2:", "3:b", "4:  ", "5:c"])
     }
 
+    /// Batches hold the same lines, numbers and bytes as splitting the text, whatever the read size and
+    /// the line limit, never more lines than the limit and never an empty batch.
+    @Test(arguments: [(1, 1), (3, 7), (7, 256), (4096, 3), (1 << 20, 256)])
+    func batchesHoldEveryLineInOrder(chunk: Int, maximumLines: Int) {
+        var random = SystemRandomNumberGenerator()
+        var text: [UInt8] = [0xEF, 0xBB, 0xBF]
+        var expected: [String] = []
+        for number in 1...500 {
+            let line = String(repeating: "abcdefghij", count: Int.random(in: 0...(number % 7 == 0 ? 900 : 30), using: &random))
+            expected.append("\(number):\(line)")
+            text += Array(line.utf8) + Array((number % 3 == 0 ? "\r\n" : "\n").utf8)
+        }
+        text += Array("last".utf8)
+        expected.append("501:last")
+        var reader = LineReader(source: MemoryByteSource(bytes: text, chunk: chunk))
+        var found: [String] = []
+        var batchSizes: [Int] = []
+        while let batch = reader.nextBatch(maximumLines: maximumLines) {
+            batchSizes.append(batch.lines.count)
+            found += batch.lines.map { "\($0.number):\(String(decoding: batch.bytes[$0.range], as: UTF8.self))" }
+            #expect(reader.lineNumber == batch.lines.last?.number)
+        }
+        #expect(found == expected)
+        #expect(batchSizes.allSatisfy { $0 >= 1 && $0 <= maximumLines })
+        #expect(reader.damage == nil && reader.nextBatch(maximumLines: maximumLines) == nil)
+    }
+
     @Test func aTenMegabyteLineIsOneLine() {
         let long = [UInt8](repeating: UInt8(ascii: "x"), count: 10_000_000)
-        var reader = LineReader(source: MemorySource(bytes: Array("first\n".utf8) + long + Array("\nlast\n".utf8), chunk: 1 << 20))
+        var reader = LineReader(source: MemoryByteSource(bytes: Array("first\n".utf8) + long + Array("\nlast\n".utf8), chunk: 1 << 20))
         var lengths: [Int] = []
         while let length = reader.nextLine({ $0.count }) { lengths.append(length) }
         #expect(lengths == [5, 10_000_000, 4])

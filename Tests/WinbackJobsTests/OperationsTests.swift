@@ -128,13 +128,23 @@ import WinbackTestSupport
         let out = config.deletingLastPathComponent().appendingPathComponent("out")
         let before = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("dt=2026-11-19").path).sorted()
 
+        // The second run waits inside the ledger transaction, offers signed and written to its
+        // temporary directory, until SIGTERM.
         let process = Process()
         process.executableURL = CommandRunner.executable
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["WINBACK_TEST_PAUSE_AT": "signed"]) { $1 }
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
         try process.run()
-        Thread.sleep(forTimeInterval: 1.5)
+        var said = Data()
+        while !String(decoding: said, as: UTF8.self).contains("winback: test pause at signed") {
+            let more = errors.fileHandleForReading.availableData
+            if more.isEmpty { break }  // the process ended without pausing
+            said += more
+        }
+        #expect(String(decoding: said, as: UTF8.self).contains("winback: test pause at signed"))
         process.terminate()  // SIGTERM
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)

@@ -5,19 +5,6 @@ import WinbackIO
 /// `winback bench --gzip MB`: zlib through our writer and reader on report-like CSV text, one core:
 /// deflate at level 6 (what the reports use) and level 1, and inflate, in MB/s of uncompressed bytes.
 public enum GzipBenchmark {
-    /// The bytes of an in-memory buffer as a ``ByteSource``.
-    private struct MemorySource: ByteSource {
-        let bytes: [UInt8]
-        var offset = 0
-
-        mutating func read(into buffer: inout [UInt8], maximumCount: Int) throws -> Int {
-            let count = min(maximumCount, bytes.count - offset)
-            buffer.append(contentsOf: bytes[offset..<(offset + count)])
-            offset += count
-            return count
-        }
-    }
-
     /// `megabytes` of rows shaped like `subscriptions.csv` (ids, instants, products, counts), deterministic.
     static func csv(megabytes: Int, seed: UInt64) -> [UInt8] {
         var random = SeededRandom(seed: seed)
@@ -50,12 +37,11 @@ public enum GzipBenchmark {
             if level == 6 { compressed = output }
         }
         let start = DispatchTime.now().uptimeNanoseconds
-        let reader = try GzipReader(source: MemorySource(bytes: compressed))
-        var buffer: [UInt8] = []
+        let reader = try GzipReader(source: MemoryByteSource(bytes: compressed))
+        var buffer = [UInt8](repeating: 0, count: 1 << 18)
         var total = 0
         while true {
-            buffer.removeAll(keepingCapacity: true)
-            let count = try reader.read(into: &buffer, maximumCount: 1 << 18)
+            let count = try buffer.withUnsafeMutableBytes { try reader.read(into: $0) }
             if count == 0 { break }
             total += count
         }

@@ -13,7 +13,7 @@ public enum SignJob {
 
     public static func run(
         configPath: String, campaignId: String, asOf: String?, now: @escaping @Sendable () -> Date = { Date() },
-        nonce: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() },
+        nonce: @escaping @Sendable () -> String = RandomNonce.make,
         environment: [String: String] = ProcessInfo.processInfo.environment, warn: (String) -> Void
     ) throws -> Outcome {
         let loaded = try LoadedConfig.load(path: configPath)

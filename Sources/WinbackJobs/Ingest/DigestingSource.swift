@@ -11,12 +11,11 @@ final class DigestingSource: ByteSource {
         self.inner = inner
     }
 
-    func read(into buffer: inout [UInt8], maximumCount: Int) throws -> Int {
+    func read(into destination: UnsafeMutableRawBufferPointer) throws -> Int {
         var inner = self.inner
-        let start = buffer.count
-        let count = try inner.read(into: &buffer, maximumCount: maximumCount)
+        let count = try inner.read(into: destination)
         if count > 0 {
-            hasher.update(data: buffer[start..<start + count])
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: destination[..<count]))
             byteCount += count
         }
         return count

@@ -23,8 +23,8 @@ public struct IngestPipeline: Sendable {
     }
 
     enum Batch: Sendable {
-        /// Lines as (line number, byte range) in one shared buffer: one allocation per batch, not per line.
-        case lines(source: String, buffer: [UInt8], lines: [(Int, Range<Int>)])
+        /// Lines in the buffer they were read into: one allocation per batch, no copy of a line.
+        case lines(source: String, batch: LineBatch)
         case records([RawRecord])
     }
 
@@ -77,25 +77,10 @@ public struct IngestPipeline: Sendable {
                 var reader = LineReader(source: source)
                 switch file.format.shape {
                 case .ndjson:
-                    var buffer: [UInt8] = []
-                    var lines: [(Int, Range<Int>)] = []
-                    lines.reserveCapacity(batchSize)
-                    while let range = reader.nextLine({ line -> Range<Int> in
-                        let start = buffer.count
-                        buffer.append(contentsOf: line)
-                        return start..<buffer.count
-                    }) {
-                        lines.append((reader.lineNumber, range))
-                        if lines.count >= batchSize {
-                            let previousSize = buffer.count
-                            try await submit(.lines(source: file.relativePath, buffer: buffer, lines: lines))
-                            buffer = []
-                            buffer.reserveCapacity(previousSize + previousSize / 8)
-                            lines.removeAll(keepingCapacity: true)
-                            progress?.setBytes(done: bytesBefore + digesting.byteCount, total: totalBytes)
-                        }
+                    while let batch = reader.nextBatch(maximumLines: batchSize) {
+                        try await submit(.lines(source: file.relativePath, batch: batch))
+                        progress?.setBytes(done: bytesBefore + digesting.byteCount, total: totalBytes)
                     }
-                    if !lines.isEmpty { try await submit(.lines(source: file.relativePath, buffer: buffer, lines: lines)) }
                     if let damage = reader.damage as? StreamDamage {
                         try await submit(.records([Self.damageRecord(damage, file: file, line: reader.lineNumber + 1, tail: reader.damagedTail)]))
                     }
@@ -142,12 +127,12 @@ public struct IngestPipeline: Sendable {
     static func work(_ batch: Batch, processor: RecordProcessor) async -> [RecordOutcome] {
         var outcomes: [RecordOutcome] = []
         switch batch {
-        case .lines(let source, let buffer, let lines):
-            outcomes.reserveCapacity(lines.count)
+        case .lines(let source, let batch):
+            outcomes.reserveCapacity(batch.lines.count)
             var records: [RawRecord] = []
-            for (number, range) in lines {
+            for (number, range) in batch.lines {
                 records.removeAll(keepingCapacity: true)
-                RecordClassifier.classifyLine(buffer, range: range, source: source, line: number, into: &records)
+                RecordClassifier.classifyLine(batch.bytes, range: range, source: source, line: number, into: &records)
                 for raw in records { await processor.process(raw, into: &outcomes) }
             }
         case .records(let records):

@@ -23,7 +23,7 @@ public struct RunOptions: Sendable {
 
     public init(
         configPath: String, asOf: String? = nil, outputOverride: String? = nil, ledgerOverride: String? = nil, isQuiet: Bool = false,
-        now: @escaping @Sendable () -> Date = { Date() }, nonce: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() },
+        now: @escaping @Sendable () -> Date = { Date() }, nonce: @escaping @Sendable () -> String = RandomNonce.make,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         self.configPath = configPath
