@@ -38,7 +38,10 @@ public struct LineReader {
     }
 
     /// The next complete lines, at most `maximumLines` and as many as fit in ``batchCapacity`` (at least
-    /// one); `nil` at the end or at damage (see ``damage``).
+    /// one); `nil` at the end or at damage (see ``damage``). Each read fills the buffer's free room, so a
+    /// batch ended by its capacity carries only its incomplete last line over; one ended by
+    /// `maximumLines` carries the rest of its last read (copied), so keep the limit above the lines a
+    /// buffer holds.
     public mutating func nextBatch(maximumLines: Int) -> LineBatch? {
         var capacity = max(Self.batchCapacity, carried.count + Self.chunkSize)
         while true {

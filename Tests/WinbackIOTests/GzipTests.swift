@@ -119,6 +119,21 @@ import WinbackIO
         #expect(reader.damage == nil && reader.nextBatch(maximumLines: maximumLines) == nil)
     }
 
+    /// A batch fills its buffer: what it hands over beyond its last line (copied into the next batch) is
+    /// less than one line, and every batch but the last holds most of ``LineReader/batchCapacity``.
+    @Test func batchesFillTheirBufferAndCarryLessThanALine() {
+        let line = Array(String(repeating: "x", count: 2999).utf8) + [UInt8(ascii: "\n")]
+        let text = Array([[UInt8]](repeating: line, count: 3000).joined())
+        var reader = LineReader(source: MemoryByteSource(bytes: text, chunk: 1 << 20))
+        var batches: [LineBatch] = []
+        while let batch = reader.nextBatch(maximumLines: 100_000) { batches.append(batch) }
+        #expect(batches.reduce(0) { $0 + $1.lines.count } == 3000)
+        for batch in batches.dropLast() {
+            #expect(batch.bytes.count - batch.lines[batch.lines.count - 1].range.upperBound - 1 < line.count)
+            #expect(batch.bytes.count > LineReader.batchCapacity - (1 << 18))
+        }
+    }
+
     @Test func aTenMegabyteLineIsOneLine() {
         let long = [UInt8](repeating: UInt8(ascii: "x"), count: 10_000_000)
         var reader = LineReader(source: MemoryByteSource(bytes: Array("first\n".utf8) + long + Array("\nlast\n".utf8), chunk: 1 << 20))

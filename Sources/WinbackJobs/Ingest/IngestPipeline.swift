@@ -12,10 +12,12 @@ public struct IngestPipeline: Sendable {
     public var files: [InputFile]
     /// Concurrent batches in flight (default: 2 × cores).
     public var window: Int
-    /// Lines per batch.
+    /// Most lines (or document records) per batch. A batch of lines also ends when its buffer is full
+    /// (``LineReader/batchCapacity``, ~400 lines of a transactions export), which is what bounds it in
+    /// practice: a batch cut at a line count would carry the rest of its last read into the next buffer.
     public var batchSize: Int
 
-    public init(processor: RecordProcessor, files: [InputFile], window: Int? = nil, batchSize: Int = 256) {
+    public init(processor: RecordProcessor, files: [InputFile], window: Int? = nil, batchSize: Int = 4096) {
         self.processor = processor
         self.files = files
         self.window = window ?? max(2, 2 * ProcessInfoCores.count)
