@@ -2,8 +2,8 @@ import Foundation
 import WinbackCore
 import WinbackIO
 
-/// `winback bench --gzip MB`: zlib through our writer and reader on report-like CSV text, one core:
-/// deflate at level 6 (what the reports use) and level 1, and inflate, in MB/s of uncompressed bytes.
+/// `winback bench --gzip MB`: our writer (zlib) and reader (ISA-L's igzip) on report-like CSV text, one
+/// core: deflate at level 6 (what the reports use) and level 1, and inflate, in MB/s of uncompressed bytes.
 public enum GzipBenchmark {
     /// `megabytes` of rows shaped like `subscriptions.csv` (ids, instants, products, counts), deterministic.
     static func csv(megabytes: Int, seed: UInt64) -> [UInt8] {
