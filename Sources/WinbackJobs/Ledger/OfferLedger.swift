@@ -123,6 +123,10 @@ public final class OfferLedger {
     func recordDay<T>(asOf: String, startedAt: String, _ body: (DayRecorder) throws -> T) throws -> (runId: Int64, result: T) {
         do {
             return try queue.write { db in
+                // A day is written in one transaction (~1.3 KB per selection); with SQLite's default 2 MB page
+                // cache it spilled dirty pages to the file all along the day, which cost half the system time
+                // of a run (mini-scale: 0.83 → 0.43 s). 64 MB bounds that at a fixed cost.
+                try db.execute(sql: "PRAGMA cache_size = -65536")
                 try db.execute(sql: "INSERT INTO runs (as_of, started_at) VALUES (?, ?)", arguments: [asOf, startedAt])
                 let recorder = try DayRecorder(runId: db.lastInsertedRowID, database: db)
                 return (recorder.runId, try body(recorder))
