@@ -189,6 +189,10 @@ import WinbackTestSupport
         #expect(result.stdout.contains("records/s") && result.stdout.contains("ETA"))
         let plain = try CommandRunner.run(["verify", "--config", Fixtures.packageRoot.appendingPathComponent("jobs/sample.json").path])
         #expect(plain.stderr.hasPrefix("phase=ingest records=3428 seconds="))
+        // The phase's CPU (user + system, all threads) closes the line: a number, not a placeholder.
+        let phaseLine = plain.stderr.split(separator: "\n").first ?? ""
+        let cpu = phaseLine.split(separator: " ").last.flatMap { $0.hasPrefix("cpu_seconds=") ? Double($0.dropFirst(12)) : nil }
+        #expect(cpu.map { $0 > 0 } == true, "\(phaseLine)")
         #expect(!plain.stderr.contains("ETA"))
     }
 }
