@@ -32,33 +32,43 @@ public struct Deduplicator: Sendable {
     /// Adds the kept form of an accepted payload in input order.
     public mutating func add(_ kept: KeptPayload) {
         switch kept {
-        case .transaction(var transaction):
-            let original = transaction.originalTransactionId
-            let identifier = transaction.transactionIdentifier
-            guard let group = subscriptions.index(forKey: original) else {
-                subscriptions[original] = [transaction]
-                transactionCount += 1
-                return
-            }
-            transaction.shareIdentity(with: subscriptions.values[group][0])
-            if let position = subscriptions.values[group].firstIndex(where: { $0.transactionIdentifier == identifier }) {
-                duplicates += 1
-                guard transaction.signedDate >= subscriptions.values[group][position].signedDate else { return }
-                subscriptions.values[group][position] = transaction
-            } else {
-                subscriptions.values[group].append(transaction)
+        case .transaction(let transaction):
+            // One hash of the key per record: the group is looked up, created and updated in place.
+            if Self.merge(transaction, into: &subscriptions[transaction.originalTransactionId, default: []], duplicates: &duplicates) {
                 transactionCount += 1
             }
         case .renewalInfo(let renewal):
-            let id = renewal.originalTransactionId
-            if let existing = renewalInfos[id] {
-                duplicates += 1
-                guard renewal.signedDate >= existing.signedDate else { return }
-            }
-            renewalInfos[id] = renewal
+            Self.keepNewer(renewal, in: &renewalInfos[renewal.originalTransactionId], duplicates: &duplicates)
         case .ignored:
             break
         }
+    }
+
+    /// Adds `transaction` to its subscription's `group` (empty for a new subscription): it shares the
+    /// group's identity and replaces an older-signed version of itself. Returns whether it is a new transaction.
+    private static func merge(_ transaction: SubscriptionTransaction, into group: inout [SubscriptionTransaction], duplicates: inout Int) -> Bool {
+        guard let first = group.first else {
+            group.append(transaction)
+            return true
+        }
+        var transaction = transaction
+        transaction.shareIdentity(with: first)
+        guard let position = group.firstIndex(where: { $0.transactionIdentifier == transaction.transactionIdentifier }) else {
+            group.append(transaction)
+            return true
+        }
+        duplicates += 1
+        if transaction.signedDate >= group[position].signedDate { group[position] = transaction }
+        return false
+    }
+
+    /// Stores `renewal` in `slot` unless the stored version was signed later; a stored version is a duplicate.
+    private static func keepNewer(_ renewal: RenewalState, in slot: inout RenewalState?, duplicates: inout Int) {
+        if let existing = slot {
+            duplicates += 1
+            guard renewal.signedDate >= existing.signedDate else { return }
+        }
+        slot = renewal
     }
 
     /// The kept version of transaction `id` of subscription `originalTransactionId`.

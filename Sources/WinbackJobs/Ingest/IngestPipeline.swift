@@ -80,7 +80,10 @@ public struct IngestPipeline: Sendable {
                 switch file.format.shape {
                 case .ndjson:
                     while let batch = reader.nextBatch(maximumLines: batchSize) {
-                        try await submit(.lines(source: file.relativePath, batch: batch))
+                        // Each batch gets its own copy of the path: every record's location retains it, and one
+                        // string shared by all batches had both workers and the consumer bouncing its
+                        // reference count between cores (~0.1 µs per record at scale).
+                        try await submit(.lines(source: String(decoding: Array(file.relativePath.utf8), as: UTF8.self), batch: batch))
                         progress?.setBytes(done: bytesBefore + digesting.byteCount, total: totalBytes)
                     }
                     if let damage = reader.damage as? StreamDamage {
