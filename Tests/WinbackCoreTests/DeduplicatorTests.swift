@@ -34,7 +34,7 @@ import Testing
             renewal.rawAutoRenewStatus = status
             deduplicator.add(.renewalInfo(renewal))
         }
-        #expect(deduplicator.renewalInfos["7"]?.autoRenewStatus == 1)
+        #expect(deduplicator.renewalInfos[CompactIdentifier("7")]?.autoRenewStatus == 1)
         #expect(deduplicator.duplicates == 1)
     }
 }
@@ -169,7 +169,7 @@ import Testing
             transaction.signedDate = 1
             deduplicator.add(.transaction(transaction))
         }
-        let group = deduplicator.subscriptions["10"] ?? []
+        let group = deduplicator.subscriptions[CompactIdentifier("10")] ?? []
         #expect(group.map(\.transactionId) == ["11", "12"])
         #expect(deduplicator.transactionCount == 2 && deduplicator.duplicates == 1)
         #expect(group.count == 2 && group[0].attributes === group[1].attributes && group[0].identity === group[1].identity)
@@ -177,5 +177,40 @@ import Testing
         #expect(MemoryLayout<SubscriptionTransaction>.stride <= 80)
         var taken = deduplicator
         #expect(taken.takeSubscriptions().count == 1 && taken.subscriptions.isEmpty)
+    }
+}
+
+@Suite struct CompactKeyModelTests {
+    /// Subscriptions keyed by compact ids come out in identifier order — digit strings as numbers, a
+    /// leading zero or a letter as text — and each renewal info reaches its own subscription.
+    @Test func subscriptionsAreOrderedAndMatchedByTheirCompactIds() {
+        let ids = ["10", "a1", "9", "0012", "18446744073709551615", "9999999999999999999"]
+        var deduplicator = Deduplicator()
+        for (position, id) in ids.enumerated() {
+            var transaction = JWSTransactionDecodedPayload()
+            transaction.transactionId = "t\(position)"
+            transaction.originalTransactionId = id
+            transaction.productId = "p"
+            transaction.rawType = "Auto-Renewable Subscription"
+            transaction.purchaseDate = 1_000
+            transaction.expiresDate = 2_000
+            transaction.signedDate = 1
+            deduplicator.add(.transaction(transaction))
+            var renewal = JWSRenewalInfoDecodedPayload()
+            renewal.originalTransactionId = id
+            renewal.rawAutoRenewStatus = Int32(position)
+            renewal.signedDate = 1
+            deduplicator.add(.renewalInfo(renewal))
+        }
+        let renewals = deduplicator.takeRenewalInfos()
+        let model = SubscriptionModel(subscriptions: deduplicator.takeSubscriptions(), renewals: renewals, asOf: 10_000, gracePeriodDays: 0)
+        // 20 digits do not fit 19: that id is text, still ordered as a number (IdentifierOrder).
+        let expected = ["9", "10", "0012", "9999999999999999999", "18446744073709551615", "a1"]
+        #expect(model.timelines.map(\.originalTransactionId) == expected)
+        #expect(expected == ids.sorted(by: IdentifierOrder.less))
+        for timeline in model.timelines {
+            #expect(timeline.renewal?.originalTransactionId == timeline.originalTransactionId)
+            #expect(timeline.renewal?.autoRenewStatus == Int32(ids.firstIndex(of: timeline.originalTransactionId) ?? -1))
+        }
     }
 }

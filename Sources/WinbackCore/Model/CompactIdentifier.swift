@@ -7,11 +7,8 @@ public enum CompactIdentifier: Sendable, Hashable {
 
     /// `text` as a number when it is 1–19 digits without a leading zero (so it prints back identically).
     public init(_ text: String) {
-        let utf8 = text.utf8
-        if utf8.count <= 19, let first = utf8.first, first != 0x30 || utf8.count == 1, utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-            let value = UInt64(text)
-        {
-            self = .number(value)
+        if let number = text.utf8.withContiguousStorageIfAvailable(Self.number(utf8:)) ?? Self.number(utf8: Array(text.utf8)) {
+            self = .number(number)
         } else {
             self = .text(text)
         }
@@ -20,13 +17,22 @@ public enum CompactIdentifier: Sendable, Hashable {
     /// The identifier spelled by UTF-8 `bytes`; equal to `CompactIdentifier(String(decoding: bytes, as: UTF8.self))`
     /// without building the string when it is a number.
     public init(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-        if bytes.count <= 19, let first = bytes.first, first != 0x30 || bytes.count == 1, bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-            // 19 digits are below UInt64.max (20 digits), so this cannot overflow.
-            self = .number(bytes.reduce(0) { $0 &* 10 &+ UInt64($1 &- 0x30) })
+        if let number = Self.number(utf8: bytes) {
+            self = .number(number)
         } else {
             self = .text(String(decoding: bytes, as: UTF8.self))
         }
     }
+
+    /// The value of 1–19 digits without a leading zero; `nil` for anything else.
+    private static func number(utf8 bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard bytes.count <= 19, let first = bytes.first, first != 0x30 || bytes.count == 1, bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+        else { return nil }
+        // 19 digits are below UInt64.max (20 digits), so this cannot overflow.
+        return bytes.reduce(0) { $0 &* 10 &+ UInt64($1 &- 0x30) }
+    }
+
+    private static func number(utf8 bytes: [UInt8]) -> UInt64? { bytes.withUnsafeBufferPointer(number(utf8:)) }
 
     /// The identifier as Apple wrote it.
     public var string: String {

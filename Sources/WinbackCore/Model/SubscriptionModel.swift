@@ -19,15 +19,17 @@ public struct SubscriptionModel: Sendable {
     public init(
         transactions: some Sequence<SubscriptionTransaction>, renewals: [String: RenewalState], asOf: Int64, gracePeriodDays: Int
     ) {
-        var groups: [String: [SubscriptionTransaction]] = [:]
-        for transaction in transactions { groups[transaction.originalTransactionId, default: []].append(transaction) }
+        var groups: [CompactIdentifier: [SubscriptionTransaction]] = [:]
+        for transaction in transactions { groups[CompactIdentifier(transaction.originalTransactionId), default: []].append(transaction) }
+        let renewals = Dictionary(renewals.map { (CompactIdentifier($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.init(subscriptions: groups, renewals: renewals, asOf: asOf, gracePeriodDays: gracePeriodDays)
     }
 
     /// Builds the model from transactions grouped by `originalTransactionId` (``Deduplicator/takeSubscriptions()``),
     /// releasing each group once its timeline is built so peak memory stays near one copy of the transactions.
     public init(
-        subscriptions: consuming [String: [SubscriptionTransaction]], renewals: [String: RenewalState], asOf: Int64, gracePeriodDays: Int
+        subscriptions: consuming [CompactIdentifier: [SubscriptionTransaction]], renewals: [CompactIdentifier: RenewalState], asOf: Int64,
+        gracePeriodDays: Int
     ) {
         var groups = subscriptions
         var future = 0
@@ -53,7 +55,7 @@ public struct SubscriptionModel: Sendable {
             }
         }
         let grace = Int64(gracePeriodDays) * InstantFormat.day
-        let ids = groups.keys.map(IdentifierOrder.Key.init).sorted().map(\.text)
+        let ids = groups.keys.sorted(by: CompactIdentifier.precedes)
         var timelines: [SubscriptionTimeline] = []
         timelines.reserveCapacity(ids.count)
         for id in ids {

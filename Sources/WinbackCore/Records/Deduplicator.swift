@@ -10,9 +10,12 @@
 /// share interned ``TransactionAttributes``.
 public struct Deduplicator: Sendable {
     /// The winning versions of the transactions of each subscription, by `originalTransactionId`, in input order.
-    public private(set) var subscriptions: [String: [SubscriptionTransaction]] = [:]
-    /// The winning version of each subscription's renewal info.
-    public private(set) var renewalInfos: [String: RenewalState] = [:]
+    ///
+    /// Keyed by the compact form of the id: a 16-digit id is a heap string, so a `String` key cost a hash
+    /// of its bytes and a pointer chase into a cold object on every probe of a 1.6 M-entry table.
+    public private(set) var subscriptions: [CompactIdentifier: [SubscriptionTransaction]] = [:]
+    /// The winning version of each subscription's renewal info, by `originalTransactionId` (compact).
+    public private(set) var renewalInfos: [CompactIdentifier: RenewalState] = [:]
     /// Distinct transactions kept.
     public private(set) var transactionCount = 0
     /// Versions that lost to a later or newer-signed one.
@@ -34,11 +37,12 @@ public struct Deduplicator: Sendable {
         switch kept {
         case .transaction(let transaction):
             // One hash of the key per record: the group is looked up, created and updated in place.
-            if Self.merge(transaction, into: &subscriptions[transaction.originalTransactionId, default: []], duplicates: &duplicates) {
+            let key = CompactIdentifier(transaction.originalTransactionId)
+            if Self.merge(transaction, into: &subscriptions[key, default: []], duplicates: &duplicates) {
                 transactionCount += 1
             }
         case .renewalInfo(let renewal):
-            Self.keepNewer(renewal, in: &renewalInfos[renewal.originalTransactionId], duplicates: &duplicates)
+            Self.keepNewer(renewal, in: &renewalInfos[CompactIdentifier(renewal.originalTransactionId)], duplicates: &duplicates)
         case .ignored:
             break
         }
@@ -73,17 +77,17 @@ public struct Deduplicator: Sendable {
 
     /// The kept version of transaction `id` of subscription `originalTransactionId`.
     public func transaction(_ id: String, of originalTransactionId: String) -> SubscriptionTransaction? {
-        subscriptions[originalTransactionId]?.first { $0.transactionIdentifier == CompactIdentifier(id) }
+        subscriptions[CompactIdentifier(originalTransactionId)]?.first { $0.transactionIdentifier == CompactIdentifier(id) }
     }
 
     /// Hands the renewal infos over (leaving none here), so they are freed once the model is built.
-    public mutating func takeRenewalInfos() -> [String: RenewalState] {
+    public mutating func takeRenewalInfos() -> [CompactIdentifier: RenewalState] {
         defer { renewalInfos = [:] }
         return renewalInfos
     }
 
     /// Hands the grouped transactions over (leaving none here), so the model can release them as it goes.
-    public mutating func takeSubscriptions() -> [String: [SubscriptionTransaction]] {
+    public mutating func takeSubscriptions() -> [CompactIdentifier: [SubscriptionTransaction]] {
         defer { subscriptions = [:] }
         return subscriptions
     }
