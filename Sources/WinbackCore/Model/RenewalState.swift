@@ -1,6 +1,13 @@
 /// The fields of the latest renewal info the model and reports use (`R` in SPEC §5).
 public struct RenewalState: Sendable, Equatable {
-    public var originalTransactionId: String
+    /// The subscription's `originalTransactionId` in compact form (the deduplicator's key): a 16-digit id
+    /// as a `String` was a heap object per renewal info, ~100 MB at 1.6 M subscriptions.
+    public var originalId: CompactIdentifier
+    /// The `originalTransactionId` as Apple wrote it.
+    public var originalTransactionId: String {
+        get { originalId.string }
+        set { originalId = CompactIdentifier(newValue) }
+    }
     public var signedDate: Int64
     public var autoRenewStatus: Int32?
     public var autoRenewProductId: String?
@@ -16,7 +23,18 @@ public struct RenewalState: Sendable, Equatable {
         expirationIntent: Int32? = nil, isInBillingRetryPeriod: Bool? = nil, gracePeriodExpiresDate: Int64? = nil,
         priceIncreaseStatus: Int32? = nil, eligibleWinBackOfferIds: [String]? = nil
     ) {
-        self.originalTransactionId = originalTransactionId
+        self.init(
+            originalId: CompactIdentifier(originalTransactionId), signedDate: signedDate, autoRenewStatus: autoRenewStatus,
+            autoRenewProductId: autoRenewProductId, expirationIntent: expirationIntent, isInBillingRetryPeriod: isInBillingRetryPeriod,
+            gracePeriodExpiresDate: gracePeriodExpiresDate, priceIncreaseStatus: priceIncreaseStatus, eligibleWinBackOfferIds: eligibleWinBackOfferIds)
+    }
+
+    public init(
+        originalId: CompactIdentifier, signedDate: Int64 = 0, autoRenewStatus: Int32? = nil, autoRenewProductId: String? = nil,
+        expirationIntent: Int32? = nil, isInBillingRetryPeriod: Bool? = nil, gracePeriodExpiresDate: Int64? = nil,
+        priceIncreaseStatus: Int32? = nil, eligibleWinBackOfferIds: [String]? = nil
+    ) {
+        self.originalId = originalId
         self.signedDate = signedDate
         self.autoRenewStatus = autoRenewStatus
         self.autoRenewProductId = autoRenewProductId

@@ -42,7 +42,7 @@ public struct Deduplicator: Sendable {
                 transactionCount += 1
             }
         case .renewalInfo(let renewal):
-            Self.keepNewer(renewal, in: &renewalInfos[CompactIdentifier(renewal.originalTransactionId)], duplicates: &duplicates)
+            Self.keepNewer(renewal, in: &renewalInfos[renewal.originalId], duplicates: &duplicates)
         case .ignored:
             break
         }

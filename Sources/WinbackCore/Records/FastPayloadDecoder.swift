@@ -163,7 +163,7 @@ public struct FastPayloadDecoder: Sendable {
             let array = slots[F.eligibleWinBackOfferIds.rawValue]
             if array.kind == .stringArray { offerIds = Self.strings(in: UnsafeBufferPointer(rebasing: bytes[array.range])) }
             let state = RenewalState(
-                originalTransactionId: String(decoding: originalTransactionId, as: UTF8.self), signedDate: signed.integer,
+                originalId: CompactIdentifier(utf8: originalTransactionId), signedDate: signed.integer,
                 autoRenewStatus: int32(.autoRenewStatus),
                 autoRenewProductId: text(.autoRenewProductId).map { compactor.intern(String(decoding: $0, as: UTF8.self)) },
                 expirationIntent: int32(.expirationIntent), isInBillingRetryPeriod: bool(.isInBillingRetryPeriod),
