@@ -7,7 +7,8 @@ public enum CompactIdentifier: Sendable, Hashable {
 
     /// `text` as a number when it is 1–19 digits without a leading zero (so it prints back identically).
     public init(_ text: String) {
-        if let number = text.utf8.withContiguousStorageIfAvailable(Self.number(utf8:)) ?? Self.number(utf8: Array(text.utf8)) {
+        var contiguous = text
+        if let number = contiguous.withUTF8(Self.number(utf8:)) {
             self = .number(number)
         } else {
             self = .text(text)
@@ -31,8 +32,6 @@ public enum CompactIdentifier: Sendable, Hashable {
         // 19 digits are below UInt64.max (20 digits), so this cannot overflow.
         return bytes.reduce(0) { $0 &* 10 &+ UInt64($1 &- 0x30) }
     }
-
-    private static func number(utf8 bytes: [UInt8]) -> UInt64? { bytes.withUnsafeBufferPointer(number(utf8:)) }
 
     /// The identifier as Apple wrote it.
     public var string: String {

@@ -21,7 +21,8 @@ public struct SubscriptionModel: Sendable {
     ) {
         var groups: [CompactIdentifier: [SubscriptionTransaction]] = [:]
         for transaction in transactions { groups[CompactIdentifier(transaction.originalTransactionId), default: []].append(transaction) }
-        let renewals = Dictionary(renewals.map { (CompactIdentifier($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+        // Distinct strings are distinct compact ids ("007" stays text, "7" is a number).
+        let renewals = Dictionary(uniqueKeysWithValues: renewals.map { (CompactIdentifier($0.key), $0.value) })
         self.init(subscriptions: groups, renewals: renewals, asOf: asOf, gracePeriodDays: gracePeriodDays)
     }
 
