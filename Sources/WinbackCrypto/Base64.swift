@@ -5,24 +5,48 @@ public enum Base64 {
     private static let standardAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     private static let urlAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
-    private static func table(_ alphabet: [UInt8]) -> [UInt8] {
-        var table = [UInt8](repeating: 0xFF, count: 256)
-        for (index, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(index) }
-        return table
+    /// An alphabet's decoding tables.
+    struct Decoding: Sendable {
+        /// The 6-bit value of each byte, `0xFF` outside the alphabet.
+        let values: [UInt8]
+        /// One table of 256 entries per position in a four-character group: entry `c` of table `k` is the
+        /// value of character `c` moved to where it lands in the group's three bytes, laid out so that a
+        /// little-endian 32-bit store of `t0[a] | t1[b] | t2[c] | t3[d]` writes those bytes in order; a
+        /// character outside the alphabet sets the fourth byte (``invalidGroup``). One load and an OR per
+        /// character and one store per group, instead of shifting each output byte together.
+        let groups: [UInt32]
+
+        init(alphabet: [UInt8]) {
+            var values = [UInt8](repeating: 0xFF, count: 256)
+            for (index, byte) in alphabet.enumerated() { values[Int(byte)] = UInt8(index) }
+            var groups = [UInt32](repeating: Base64.invalidGroup, count: 4 * 256)
+            for position in 0..<4 {
+                for character in 0..<256 where values[character] != 0xFF {
+                    // The group is a << 18 | b << 12 | c << 6 | d; its top byte goes first.
+                    let group = UInt32(values[character]) << (18 - 6 * UInt32(position))
+                    groups[position * 256 + character] = UInt32(littleEndian: (group >> 16) | (group >> 8 & 0xFF) << 8 | (group & 0xFF) << 16)
+                }
+            }
+            self.values = values
+            self.groups = groups
+        }
     }
 
-    private static let standardTable = table(standardAlphabet)
-    private static let urlTable = table(urlAlphabet)
+    /// Set in a group's 32 bits (as loaded on this machine) when one of its characters is not in the alphabet.
+    static let invalidGroup = UInt32(littleEndian: 0xFF00_0000)
+
+    private static let standard = Decoding(alphabet: standardAlphabet)
+    private static let url = Decoding(alphabet: urlAlphabet)
 
     /// Decodes strict standard base64: alphabet `+/`, length a multiple of 4, `=` padding only at the end,
     /// unused trailing bits zero. Returns `nil` otherwise.
     public static func decodeStandard(bytes text: some Collection<UInt8>) -> [UInt8]? {
-        decode(text, table: standardTable, requirePadding: true)
+        decode(text, standard, requirePadding: true)
     }
 
     /// Decodes base64url (`-_`), padding optional. Returns `nil` on any other character.
     public static func decodeURL(bytes text: some Collection<UInt8>) -> [UInt8]? {
-        decode(text, table: urlTable, requirePadding: false)
+        decode(text, url, requirePadding: false)
     }
 
     /// Decodes base64url from a string.
@@ -31,46 +55,43 @@ public enum Base64 {
     /// Decodes strict standard base64 from a string.
     public static func decodeStandard(_ text: String) -> [UInt8]? { decodeStandard(bytes: text.utf8) }
 
-    private static func decode(_ text: some Collection<UInt8>, table: [UInt8], requirePadding: Bool) -> [UInt8]? {
-        if let result = text.withContiguousStorageIfAvailable({ decode(buffer: $0, table: table, requirePadding: requirePadding) }) {
+    private static func decode(_ text: some Collection<UInt8>, _ decoding: Decoding, requirePadding: Bool) -> [UInt8]? {
+        if let result = text.withContiguousStorageIfAvailable({ decode(buffer: $0, decoding, requirePadding: requirePadding) }) {
             return result
         }
-        return Array(text).withUnsafeBufferPointer { decode(buffer: $0, table: table, requirePadding: requirePadding) }
+        return Array(text).withUnsafeBufferPointer { decode(buffer: $0, decoding, requirePadding: requirePadding) }
     }
 
     /// Decodes base64url from contiguous bytes (no copy of the input).
     public static func decodeURL(buffer: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        decode(buffer: buffer, table: urlTable, requirePadding: false)
+        decode(buffer: buffer, url, requirePadding: false)
     }
 
     /// Decodes base64url from `input` into `output` (at least ``decodedCapacity(_:)`` bytes) and returns
     /// the number of bytes written, or `nil` when `input` is not base64url. Nothing is allocated, so a
     /// verifier can decode a payload into a temporary buffer.
     public static func decodeURL(buffer input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int? {
-        urlTable.withUnsafeBufferPointer { decode(buffer: input, table: $0, requirePadding: false, into: output) }
+        decode(buffer: input, url, requirePadding: false, into: output)
     }
 
     /// An upper bound of the decoded size of `encodedCount` base64 characters.
     public static func decodedCapacity(_ encodedCount: Int) -> Int { (encodedCount + 3) / 4 * 3 }
 
-    private static func decode(buffer input: UnsafeBufferPointer<UInt8>, table: [UInt8], requirePadding: Bool) -> [UInt8]? {
-        table.withUnsafeBufferPointer { table -> [UInt8]? in
-            var isValid = true
-            let output = [UInt8](unsafeUninitializedCapacity: decodedCapacity(input.count)) { out, initialized in
-                if let written = decode(buffer: input, table: table, requirePadding: requirePadding, into: out) {
-                    initialized = written
-                } else {
-                    isValid = false
-                    initialized = 0
-                }
+    private static func decode(buffer input: UnsafeBufferPointer<UInt8>, _ decoding: Decoding, requirePadding: Bool) -> [UInt8]? {
+        var isValid = true
+        let output = [UInt8](unsafeUninitializedCapacity: decodedCapacity(input.count)) { out, initialized in
+            if let written = decode(buffer: input, decoding, requirePadding: requirePadding, into: out) {
+                initialized = written
+            } else {
+                isValid = false
+                initialized = 0
             }
-            return isValid ? output : nil
         }
+        return isValid ? output : nil
     }
 
     private static func decode(
-        buffer input: UnsafeBufferPointer<UInt8>, table: UnsafeBufferPointer<UInt8>, requirePadding: Bool,
-        into out: UnsafeMutableBufferPointer<UInt8>
+        buffer input: UnsafeBufferPointer<UInt8>, _ decoding: Decoding, requirePadding: Bool, into out: UnsafeMutableBufferPointer<UInt8>
     ) -> Int? {
         var count = input.count
         var padding = 0
@@ -88,31 +109,49 @@ public enum Base64 {
         if remainder == 1 { return nil }
         let fullEnd = count - remainder
         precondition(out.count >= fullEnd / 4 * 3 + (remainder == 0 ? 0 : remainder - 1), "base64 output buffer too small")
+        guard let source = input.baseAddress, let target = out.baseAddress else { return 0 }
         var index = 0
         var written = 0
-        while index < fullEnd {
-            let a = table[Int(input[index])], b = table[Int(input[index + 1])]
-            let c = table[Int(input[index + 2])], d = table[Int(input[index + 3])]
-            if (a | b | c | d) & 0xC0 != 0 { return nil }
-            out[written] = a << 2 | b >> 4
-            out[written + 1] = b << 4 | c >> 2
-            out[written + 2] = c << 6 | d
-            written += 3
-            index += 4
+        // Every full group but the last is stored as four bytes (the next group overwrites the fourth).
+        let invalid = decoding.groups.withUnsafeBufferPointer { groups -> UInt32 in
+            let t = groups.baseAddress!
+            var invalid: UInt32 = 0
+            while index + 4 < fullEnd {
+                let group = t[Int(source[index])] | t[256 + Int(source[index + 1])] | t[512 + Int(source[index + 2])]
+                    | t[768 + Int(source[index + 3])]
+                invalid |= group
+                UnsafeMutableRawPointer(target + written).storeBytes(of: group, as: UInt32.self)
+                written += 3
+                index += 4
+            }
+            return invalid & invalidGroup
         }
-        if remainder == 2 {
-            let a = table[Int(input[index])], b = table[Int(input[index + 1])]
-            if (a | b) & 0xC0 != 0 || b & 0x0F != 0 { return nil }
-            out[written] = a << 2 | b >> 4
-            written += 1
-        } else if remainder == 3 {
-            let a = table[Int(input[index])], b = table[Int(input[index + 1])], c = table[Int(input[index + 2])]
-            if (a | b | c) & 0xC0 != 0 || c & 0x03 != 0 { return nil }
-            out[written] = a << 2 | b >> 4
-            out[written + 1] = b << 4 | c >> 2
-            written += 2
+        if invalid != 0 { return nil }
+        return decoding.values.withUnsafeBufferPointer { table -> Int? in
+            if index < fullEnd {
+                let a = table[Int(source[index])], b = table[Int(source[index + 1])]
+                let c = table[Int(source[index + 2])], d = table[Int(source[index + 3])]
+                if (a | b | c | d) & 0xC0 != 0 { return nil }
+                target[written] = a << 2 | b >> 4
+                target[written + 1] = b << 4 | c >> 2
+                target[written + 2] = c << 6 | d
+                written += 3
+                index += 4
+            }
+            if remainder == 2 {
+                let a = table[Int(source[index])], b = table[Int(source[index + 1])]
+                if (a | b) & 0xC0 != 0 || b & 0x0F != 0 { return nil }
+                target[written] = a << 2 | b >> 4
+                written += 1
+            } else if remainder == 3 {
+                let a = table[Int(source[index])], b = table[Int(source[index + 1])], c = table[Int(source[index + 2])]
+                if (a | b | c) & 0xC0 != 0 || c & 0x03 != 0 { return nil }
+                target[written] = a << 2 | b >> 4
+                target[written + 1] = b << 4 | c >> 2
+                written += 2
+            }
+            return written
         }
-        return written
     }
 
     /// Standard base64 with padding.

@@ -88,6 +88,37 @@ import Testing
         #expect((found ?? "general") == expected)
     }
 
+    /// Lines classified in a row, each JWS scanned from after the header it shares with the JWS scanned
+    /// before it (``ScannedPrefix``), give the records each line gives on its own — also when the bytes
+    /// after the shared header stop the scan, the JWS ends inside or right after it, or the header changes.
+    @Test func linesSharingAHeaderGiveTheRecordsTheyGiveAlone() {
+        let header = String(repeating: "h", count: 40) + "-_H"
+        let other = String(repeating: "o", count: 40)
+        let lines = [
+            "{\"signedTransactionInfo\":\"\(header).\(String(repeating: "p", count: 50)).s\"}",
+            "{\"signedTransactionInfo\":\"\(header).p\u{1F}\(String(repeating: "p", count: 40)).s\"}",
+            "{\"signedTransactionInfo\":\"\(header).\(String(repeating: "p", count: 40))\\/p.s\"}",
+            "{\"signedTransactionInfo\":\"\(header).p.s\u{7F}é\"}",
+            "{\"signedTransactionInfo\":\"\(header).\"}",
+            "{\"signedTransactionInfo\":\"\(header)\"}",
+            "{\"signedTransactionInfo\":\"\(header).p.s\",\"signedRenewalInfo\":\"\(header).r.s\"}",
+            "{\"signedPayload\":\"\(other).n.s\"}",
+            "{\"signedPayload\":\"\(other).n\\u0041.s\"}",
+            "{\"signedTransactionInfo\":\"\(header).p.s\"}",
+        ]
+        var prefix = ScannedPrefix()
+        var learned: [String] = []
+        for (number, text) in lines.enumerated() {
+            let bytes = Array(text.utf8)
+            var records: [RawRecord] = []
+            RecordClassifier.classifyLine(bytes, range: 0..<bytes.count, source: "f.ndjson", line: 7, into: &records, prefix: &prefix)
+            #expect(Self.summary(records) == Self.line(text), "line \(number)")
+            learned.append(String(decoding: prefix.bytes, as: UTF8.self))
+        }
+        // Learned from the first line, kept while lines start with it, replaced when the header changes.
+        #expect(learned == Array(repeating: header + ".", count: 7) + [other + ".", other + ".", header + "."])
+    }
+
     @Test(arguments: [
         (String(repeating: "x", count: 100) + "\"", 100),
         (String(repeating: "x", count: 31) + "\"" + String(repeating: "x", count: 40), 31),

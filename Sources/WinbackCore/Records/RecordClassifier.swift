@@ -22,7 +22,16 @@ public enum RecordClassifier {
 
     /// Appends the records of the line `bytes[range]` to `records` (no array per line).
     public static func classifyLine(_ bytes: [UInt8], range: Range<Int>, source: String, line: Int, into records: inout [RawRecord]) {
-        if let (first, second) = SignedLine.match(bytes, range: range) {
+        var prefix = ScannedPrefix()
+        classifyLine(bytes, range: range, source: source, line: line, into: &records, prefix: &prefix)
+    }
+
+    /// Appends the records of the line `bytes[range]` to `records`; `prefix` carries the JWS header scanned
+    /// last from one line to the next (``ScannedPrefix``), so a run of lines signed alike is scanned once.
+    public static func classifyLine(
+        _ bytes: [UInt8], range: Range<Int>, source: String, line: Int, into records: inout [RawRecord], prefix: inout ScannedPrefix
+    ) {
+        if let (first, second) = SignedLine.match(bytes, range: range, prefix: &prefix) {
             let text = RecordText(bytes: bytes, range: range)
             func append(_ member: SignedLine.Member) {
                 let kind: PayloadKind = switch member.key {

@@ -19,6 +19,13 @@ enum SignedLine {
     /// The signed members of `bytes[range]` when the line is such an object, in the order the general
     /// rules list them (`signedTransactionInfo` before `signedRenewalInfo`); `nil` otherwise.
     static func match(_ bytes: [UInt8], range: Range<Int>) -> (Member, Member?)? {
+        var prefix = ScannedPrefix()
+        return match(bytes, range: range, prefix: &prefix)
+    }
+
+    /// ``match(_:range:)``; a JWS that starts with `prefix` is scanned from after it, and one scanned in
+    /// full becomes the prefix.
+    static func match(_ bytes: [UInt8], range: Range<Int>, prefix: inout ScannedPrefix) -> (Member, Member?)? {
         bytes.withUnsafeBufferPointer { buffer in
             var index = range.lowerBound
             let end = range.upperBound
@@ -42,7 +49,9 @@ enum SignedLine {
                 index += key.rawValue.utf8.count + 1
                 guard expect(UInt8(ascii: ":")), expect(UInt8(ascii: "\"")) else { return nil }
                 let start = index
-                guard let stop = PlainString.end(buffer, from: start, to: end) else { return nil }
+                let known = prefix.length(in: buffer, from: start, to: end)
+                guard let stop = PlainString.end(buffer, from: start + known, to: end) else { return nil }
+                if known == 0 { prefix.learn(buffer, from: start, to: stop) }
                 index = stop + 1
                 return Member(key: key, jws: start..<stop)
             }

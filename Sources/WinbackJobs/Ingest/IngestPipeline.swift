@@ -135,9 +135,10 @@ public struct IngestPipeline: Sendable {
         case .lines(let source, let batch):
             outcomes.reserveCapacity(batch.lines.count)
             var records: [RawRecord] = []
+            var prefix = ScannedPrefix()
             for (number, range) in batch.lines {
                 records.removeAll(keepingCapacity: true)
-                RecordClassifier.classifyLine(batch.bytes, range: range, source: source, line: number, into: &records)
+                RecordClassifier.classifyLine(batch.bytes, range: range, source: source, line: number, into: &records, prefix: &prefix)
                 for raw in records { await processor.process(raw, into: &outcomes) }
             }
         case .records(let records):

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import WinbackCrypto
+
+/// The base64 decoder against Foundation's, for every length up to a few groups and every position of a
+/// bad character: the group-table loop, the last full group and the 2- and 3-character tails each decide.
+@Suite struct Base64Tests {
+    /// Deterministic bytes of every value (a linear congruential sequence).
+    static func bytes(_ count: Int, seed: UInt64) -> [UInt8] {
+        var state = seed
+        return (0..<count).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+    }
+
+    @Test(arguments: 0...70)
+    func roundTripsEveryLength(_ count: Int) throws {
+        let data = Self.bytes(count, seed: UInt64(count))
+        let standard = Data(data).base64EncodedString()
+        #expect(Base64.encodeStandard(data) == standard)
+        #expect(Base64.decodeStandard(standard) == data)
+        let url = Base64.encodeURL(data)
+        #expect(url == standard.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: ""))
+        #expect(Base64.decodeURL(url) == data)
+        #expect(Base64.decodeURL(url + String(repeating: "=", count: (4 - url.count % 4) % 4)) == data)
+
+        // Into a caller's buffer of exactly `decodedCapacity` bytes: the count written and those bytes.
+        let utf8 = Array(url.utf8)
+        var output = [UInt8](repeating: 0xAA, count: Base64.decodedCapacity(utf8.count))
+        let written = utf8.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { Base64.decodeURL(buffer: input, into: $0) }
+        }
+        #expect(written == count)
+        #expect(Array(output.prefix(written ?? 0)) == data)
+    }
+
+    /// A character outside the alphabet at any position is refused, in either alphabet.
+    @Test(arguments: [UInt8(ascii: "*"), UInt8(ascii: "."), 0x00, 0x80, 0xFF, UInt8(ascii: " ")])
+    func refusesABadCharacterAnywhere(_ bad: UInt8) {
+        let text = Array(Base64.encodeURL(Self.bytes(30, seed: 9)).utf8)  // 40 characters, no tail
+        for position in text.indices {
+            var edited = text
+            edited[position] = bad
+            #expect(Base64.decodeURL(bytes: edited) == nil, "position \(position)")
+            #expect(Base64.decodeStandard(bytes: edited) == nil, "position \(position)")
+        }
+        for length in [38, 39] {  // a 2- and a 3-character tail
+            for position in 0..<length {
+                var edited = Array(text.prefix(length))
+                edited[position] = bad
+                #expect(Base64.decodeURL(bytes: edited) == nil, "length \(length), position \(position)")
+            }
+        }
+    }
+
+    /// `-_` belong to base64url only and `+/` to standard base64 only.
+    @Test func alphabetsAreKeptApart() {
+        #expect(Base64.decodeURL("-_-_") == [0xFB, 0xFF, 0xBF])
+        #expect(Base64.decodeStandard("+/+/") == [0xFB, 0xFF, 0xBF])
+        #expect(Base64.decodeURL("AAAA+/+/") == nil)
+        #expect(Base64.decodeStandard("AAAA-_-_") == nil)
+    }
+
+    /// Padding and the unused bits of a tail, as RFC 4648 §3.5 lets a strict decoder check them.
+    @Test(arguments: [
+        ("QQ==", [UInt8(0x41)], true), ("QUI=", [0x41, 0x42], true), ("QQ", [0x41], false), ("QUI", [0x41, 0x42], false),
+        ("QR==", nil, true), ("QUJ=", nil, true), ("QR", nil, false), ("QUJ", nil, false),  // unused bits set
+        ("QQ=", nil, true), ("Q===", nil, true), ("Q", nil, false), ("QUJDR", nil, false), ("QQ=A", nil, true),
+        ("", [], true), ("", [], false),
+    ] as [(String, [UInt8]?, Bool)])
+    func paddingAndTrailingBits(_ text: String, _ expected: [UInt8]?, _ standard: Bool) {
+        #expect((standard ? Base64.decodeStandard(text) : Base64.decodeURL(text)) == expected)
+    }
+
+    /// Standard base64 requires its padding; base64url takes it or not.
+    @Test func standardRequiresPadding() {
+        #expect(Base64.decodeStandard("QQ") == nil)
+        #expect(Base64.decodeURL("QQ==") == [0x41])
+    }
+}
