@@ -22,8 +22,23 @@ final class JWSHeaderCache: Sendable {
         /// record with this header continues from here over its payload segment. The header is ~85 %
         /// of a transaction's signing input.
         let signingPrefix: SHA256
+        /// What a record still needs checked when the header and its chain passed every check that does
+        /// not depend on the record; `nil` when one failed (the record then takes the checks one by one).
+        let clean: Clean?
 
-        init(segment: [UInt8], header: JWSHeader, chain: ChainEvaluation?) {
+        /// The record-dependent part of the checks for a clean header.
+        struct Clean: Sendable {
+            /// The intersection of the chain's validity windows, whole epoch seconds, bounds inclusive.
+            let validFrom: Int64
+            let validUntil: Int64
+            let leafKey: P256.Signing.PublicKey
+        }
+
+        convenience init(segment: [UInt8], header: JWSHeader, chain: ChainEvaluation?) {
+            self.init(segment: segment, header: header, chain: chain, leafKey: chain?.leafKey)
+        }
+
+        private init(segment: [UInt8], header: JWSHeader, chain: ChainEvaluation?, leafKey: P256.Signing.PublicKey?) {
             self.segment = segment
             self.header = header
             self.chain = chain
@@ -31,6 +46,32 @@ final class JWSHeaderCache: Sendable {
             prefix.update(data: segment)
             prefix.update(data: [UInt8(ascii: ".")])
             signingPrefix = prefix
+            if header.malformed == nil, header.algorithmFailure == nil, header.chainFailure == nil, let chain, let leafKey,
+                chain.decodeFailure == nil, chain.chainFailure == nil, chain.oidFailure == nil
+            {
+                clean = Clean(
+                    validFrom: chain.validityWindows.map(\.notBeforeSeconds).max() ?? .min,
+                    validUntil: chain.validityWindows.map(\.notAfterSeconds).min() ?? .max, leafKey: leafKey)
+            } else {
+                clean = nil
+            }
+        }
+
+        /// An equal entry that shares no object a record touches with this one — its own bytes, hash state
+        /// and key object — for one ``HeaderLane``: reference counts of shared objects bounced between
+        /// the cores on every record.
+        func privateCopy() -> Entry {
+            let key = chain?.leafKey.flatMap { try? P256.Signing.PublicKey(rawRepresentation: $0.rawRepresentation) }
+            return Entry(segment: segment.withUnsafeBufferPointer { Array($0) }, header: header, chain: chain, leafKey: key)
+        }
+
+        /// Whether this entry's segment is `segment`, byte for byte.
+        func matches(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
+            segment.count == other.count
+                && segment.withUnsafeBufferPointer { stored in
+                    guard let a = stored.baseAddress, let b = other.baseAddress else { return stored.isEmpty }
+                    return memcmp(a, b, stored.count) == 0
+                }
         }
     }
 
@@ -56,15 +97,7 @@ final class JWSHeaderCache: Sendable {
     }
 
     func lookup(_ segment: UnsafeBufferPointer<UInt8>, hash: Int) -> Entry? {
-        buckets.withLock { buckets in
-            buckets[hash]?.first { entry in
-                entry.segment.count == segment.count
-                    && entry.segment.withUnsafeBufferPointer { stored in
-                        guard let a = stored.baseAddress, let b = segment.baseAddress else { return stored.isEmpty }
-                        return memcmp(a, b, stored.count) == 0
-                    }
-            }
-        }
+        buckets.withLock { buckets in buckets[hash]?.first { $0.matches(segment) } }
     }
 
     func insert(_ entry: Entry, hash: Int) {

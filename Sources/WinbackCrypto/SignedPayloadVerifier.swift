@@ -54,10 +54,13 @@ public struct SignedPayloadVerifier: Sendable {
     }
 
     /// Verifies `jws` as `kind`; with `fast`, a common-shape transaction or renewal info is decoded straight
-    /// into its kept form (same checks, same outcome, no Apple model built).
-    public func verify(_ jws: RecordText, as kind: PayloadKind, keeping fast: FastPayloadDecoder?) async throws(RecordFailure) -> VerifiedPayload {
+    /// into its kept form (same checks, same outcome, no Apple model built). With `lane` (one task at a time),
+    /// headers are looked up in the lane first and used through its private copies.
+    public func verify(
+        _ jws: RecordText, as kind: PayloadKind, keeping fast: FastPayloadDecoder?, lane: HeaderLane? = nil
+    ) async throws(RecordFailure) -> VerifiedPayload {
         let split: Result<Parts, RecordFailure> = jws.withBytes { bytes in
-            Result { () throws(RecordFailure) -> Parts in try self.split(bytes, as: kind, fast: fast) }
+            Result { () throws(RecordFailure) -> Parts in try self.split(bytes, as: kind, fast: fast, lane: lane) }
         }
         let parts = try split.get()
         let entry: JWSHeaderCache.Entry
@@ -69,51 +72,84 @@ public struct SignedPayloadVerifier: Sendable {
                 ? await chains.evaluate(leaf: header.leaf, intermediate: header.intermediate) : nil
             entry = JWSHeaderCache.Entry(segment: parts.headerSegment, header: header, chain: chain)
             headers.insert(entry, hash: parts.headerHash)
+            _ = lane?.adopt(entry, hash: parts.headerHash)
         }
-        if let failure = entry.header.malformed { throw failure }
-        guard parts.fast != nil || parts.payload.objectMembers != nil else {
-            throw RecordFailure(.malformedJWS, "payload is a JSON \(parts.payload.typeName), expected an object")
-        }
-        if let failure = entry.header.algorithmFailure { throw failure }
-        if let failure = entry.header.chainFailure { throw failure }
-        // The evaluation is read in place through the entry (`entry.chain?.…`): binding it to a local
-        // copied all its fields, a retain and release each, on every record.
-        guard entry.chain != nil else { throw RecordFailure(.invalidCertificate, "x5c could not be evaluated") }
-        if let failure = entry.chain?.decodeFailure { throw failure }
-
-        let signedDate: Int64
-        switch parts.fast.map({ JSONValue.integer($0.signedDate) }) ?? parts.payload["signedDate"] {
-        case nil, .null?: throw RecordFailure.missing("signedDate")
-        case .integer(let value)?: signedDate = value
-        case let other?: throw RecordFailure(FieldError(field: "signedDate", expected: "integer", found: FieldValue.describe(other)))
-        }
-        if let failure = entry.chain?.chainFailure { throw failure }
-
-        let seconds = InstantFormat.floorDivide(signedDate, 1000)
-        for window in entry.chain?.validityWindows ?? [] where seconds < window.notBeforeSeconds || seconds > window.notAfterSeconds {
-            throw RecordFailure(
-                .certificateExpired,
-                "\(window.role) certificate not valid at signedDate \(InstantFormat.iso8601(milliseconds: signedDate)) (valid \(InstantFormat.iso8601(milliseconds: window.notBeforeSeconds * 1000)) to \(InstantFormat.iso8601(milliseconds: window.notAfterSeconds * 1000)))"
-            )
-        }
-        if let failure = entry.chain?.oidFailure { throw failure }
-
-        guard parts.signature.count == 64 else {
-            throw RecordFailure(.invalidSignature, "signature: expected 64 bytes (r‖s), found \(parts.signature.count)")
-        }
-        guard let leafKey = entry.chain?.leafKey, let digest = parts.digest,
-            let signature = try? P256.Signing.ECDSASignature(rawRepresentation: parts.signature),
-            leafKey.isValidSignature(signature, for: digest)
-        else {
-            throw RecordFailure(.invalidSignature, "ES256 signature does not verify with the leaf key")
+        if let clean = entry.clean {
+            // The header and its chain passed every check that does not depend on the record, so of the
+            // SPEC §10 order only these remain: a payload object, signedDate, validity at it, the signature.
+            try Self.requireObject(parts)
+            let signedDate = try Self.signedDate(parts)
+            let seconds = InstantFormat.floorDivide(signedDate, 1000)
+            if seconds < clean.validFrom || seconds > clean.validUntil {
+                try Self.requireValidity(entry.chain?.validityWindows ?? [], at: signedDate)
+            }
+            try Self.requireSignature(parts, key: clean.leafKey)
+        } else {
+            try Self.checkOneByOne(parts, entry: entry)
         }
         if let fast = parts.fast { return .kept(fast.kept) }
         let (payload, warnings) = try decoder.decode(parts.payload, as: kind)
         return .decoded(payload, warnings: warnings)
     }
 
+    /// Every check in SPEC §10 order, for a header or chain that failed one (the first failure is thrown).
+    private static func checkOneByOne(_ parts: Parts, entry: JWSHeaderCache.Entry) throws(RecordFailure) {
+        if let failure = entry.header.malformed { throw failure }
+        try requireObject(parts)
+        if let failure = entry.header.algorithmFailure { throw failure }
+        if let failure = entry.header.chainFailure { throw failure }
+        guard let chain = entry.chain else { throw RecordFailure(.invalidCertificate, "x5c could not be evaluated") }
+        if let failure = chain.decodeFailure { throw failure }
+        let signedDate = try signedDate(parts)
+        if let failure = chain.chainFailure { throw failure }
+        try requireValidity(chain.validityWindows, at: signedDate)
+        if let failure = chain.oidFailure { throw failure }
+        try requireSignature(parts, key: chain.leafKey)
+    }
+
+    private static func requireObject(_ parts: Parts) throws(RecordFailure) {
+        guard parts.fast != nil || parts.payload.objectMembers != nil else {
+            throw RecordFailure(.malformedJWS, "payload is a JSON \(parts.payload.typeName), expected an object")
+        }
+    }
+
+    /// The payload's `signedDate`, epoch milliseconds.
+    private static func signedDate(_ parts: Parts) throws(RecordFailure) -> Int64 {
+        if let fast = parts.fast { return fast.signedDate }
+        switch parts.payload["signedDate"] {
+        case nil, .null?: throw RecordFailure.missing("signedDate")
+        case .integer(let value)?: return value
+        case let other?: throw RecordFailure(FieldError(field: "signedDate", expected: "integer", found: FieldValue.describe(other)))
+        }
+    }
+
+    /// Every certificate valid at `⌊signedDate / 1000⌋` s, bounds inclusive; the first that is not is named.
+    private static func requireValidity(_ windows: [ChainEvaluation.ValidityWindow], at signedDate: Int64) throws(RecordFailure) {
+        let seconds = InstantFormat.floorDivide(signedDate, 1000)
+        for window in windows where seconds < window.notBeforeSeconds || seconds > window.notAfterSeconds {
+            throw RecordFailure(
+                .certificateExpired,
+                "\(window.role) certificate not valid at signedDate \(InstantFormat.iso8601(milliseconds: signedDate)) (valid \(InstantFormat.iso8601(milliseconds: window.notBeforeSeconds * 1000)) to \(InstantFormat.iso8601(milliseconds: window.notAfterSeconds * 1000)))"
+            )
+        }
+    }
+
+    /// The 64-byte ES256 signature (r‖s) over the signing input verifies with `key`.
+    private static func requireSignature(_ parts: Parts, key: P256.Signing.PublicKey?) throws(RecordFailure) {
+        guard parts.signature.count == 64 else {
+            throw RecordFailure(.invalidSignature, "signature: expected 64 bytes (r‖s), found \(parts.signature.count)")
+        }
+        guard let key, let digest = parts.digest, let signature = try? P256.Signing.ECDSASignature(rawRepresentation: parts.signature),
+            key.isValidSignature(signature, for: digest)
+        else {
+            throw RecordFailure(.invalidSignature, "ES256 signature does not verify with the leaf key")
+        }
+    }
+
     /// Splits the JWS bytes: three segments, base64url JSON header (cached by segment) and payload, signature.
-    private func split(_ bytes: UnsafeBufferPointer<UInt8>, as kind: PayloadKind, fast: FastPayloadDecoder?) throws(RecordFailure) -> Parts {
+    private func split(
+        _ bytes: UnsafeBufferPointer<UInt8>, as kind: PayloadKind, fast: FastPayloadDecoder?, lane: HeaderLane?
+    ) throws(RecordFailure) -> Parts {
         // memchr: the segments are ~6.6 KB, a byte loop over them cost ~3 % of verification.
         // Up to three dot positions, without an array per record.
         var dots = (0, 0)
@@ -134,7 +170,11 @@ public struct SignedPayloadVerifier: Sendable {
         var parts = Parts()
         let headerSegment = UnsafeBufferPointer(rebasing: bytes[0..<dots.0])
         parts.headerHash = JWSHeaderCache.hash(headerSegment)
-        parts.header = headers.lookup(headerSegment, hash: parts.headerHash)
+        if let own = lane?.lookup(headerSegment, hash: parts.headerHash) {
+            parts.header = own
+        } else if let shared = headers.lookup(headerSegment, hash: parts.headerHash) {
+            parts.header = lane?.adopt(shared, hash: parts.headerHash) ?? shared
+        }
         if parts.header == nil { parts.headerSegment = Array(headerSegment) }
         if let malformed = parts.header?.header.malformed { throw malformed }
         if parts.header == nil {

@@ -97,6 +97,39 @@ import Testing
         #expect(fromBytes(storefront: nil).storefront == nil && fromBytes(storefront: "").storefront == "")
     }
 
+    /// A lane answers from its own copies: equal to the compactor's shared instance (so `==` and hashing
+    /// see one combination), the same object each time within the lane, another object in another lane.
+    @Test func aLaneKeepsItsOwnCopyOfEachCombination() {
+        let compactor = PayloadCompactor()
+        func fields<T>(_ storefront: String, _ body: (AttributeBytes) -> T) -> T {
+            let (product, type, front) = (Array("p.monthly".utf8), Array("Auto-Renewable Subscription".utf8), Array(storefront.utf8))
+            return product.withUnsafeBufferPointer { p in type.withUnsafeBufferPointer { t in front.withUnsafeBufferPointer { f in
+                body(AttributeBytes(
+                    productId: p, subscriptionGroupId: nil, type: t, offerIdentifier: nil, offerDiscountType: nil, offerPeriod: nil,
+                    storefront: f, ownership: nil))
+            } } }
+        }
+        let (one, two) = (CompactorLane(), CompactorLane())
+        var sharedCalls = 0
+        func viaLane(_ lane: CompactorLane, _ storefront: String) -> TransactionAttributes {
+            fields(storefront) { bytes in lane.attributes(bytes) { sharedCalls += 1; return compactor.intern(bytes) } }
+        }
+        let shared = fields("USA") { compactor.intern($0) }
+        let first = viaLane(one, "USA")
+        #expect(first == shared && first !== shared && first.hashValue == shared.hashValue)
+        #expect(viaLane(one, "USA") === first)
+        let other = viaLane(two, "USA")
+        #expect(other == shared && other !== first)
+        #expect(viaLane(one, "FRA").storefront == "FRA" && viaLane(one, "FRA") !== first)
+        #expect(sharedCalls == 3)  // once per lane and combination
+
+        let product = Array("com.example.yearly".utf8)
+        let ids = product.withUnsafeBufferPointer { bytes in
+            (one.productId(bytes) { compactor.intern($0) }, one.productId(bytes) { _ in "not asked again" })
+        }
+        #expect(ids.0 == "com.example.yearly" && ids.1 == "com.example.yearly")
+    }
+
     @Test func recentIdentitiesAreReusedOnlyForTheSameFields() {
         var recent = RecentIdentities()
         var made = 0

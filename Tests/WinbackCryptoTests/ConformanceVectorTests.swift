@@ -37,16 +37,32 @@ import WinbackTestSupport
         #expect(fast.outcome == general.outcome)
     }
 
+    /// A worker's lanes (its copies of the header entries, its tables in front of the compactor) change
+    /// nothing about the outcome: a header met first through the shared cache, then through the lane's
+    /// copy, and one a lane meets first, give the outcome of a verifier without lanes.
+    @Test(arguments: cases)
+    func negativeCaseGivesTheSameOutcomeThroughALane(_ vector: ConformanceVectors.Case) async throws {
+        let vectors = try ConformanceVectors()
+        let plain = await Self.kept(vector.jws, as: .transaction, by: try vectors.verifier(rootBase64: vector.rootBase64), fast: true)
+        let verifier = try vectors.verifier(rootBase64: vector.rootBase64)
+        let lanes = (HeaderLane(), CompactorLane())
+        let laneFirst = await Self.kept(vector.jws, as: .transaction, by: verifier, fast: true, lanes: lanes)
+        let laneAgain = await Self.kept(vector.jws, as: .transaction, by: verifier, fast: true, lanes: lanes)
+        let otherLane = await Self.kept(vector.jws, as: .transaction, by: verifier, fast: true, lanes: (HeaderLane(), CompactorLane()))
+        #expect(laneFirst.outcome == plain.outcome)
+        #expect(laneAgain.outcome == plain.outcome)
+        #expect(otherLane.outcome == plain.outcome)
+    }
+
     /// Which decoder answered, and the kept form with its warnings or the failure's code and message, of
     /// `jws` verified with or without the fast decoder.
-    static func kept(_ jws: String, as kind: PayloadKind, by verifier: SignedPayloadVerifier, fast: Bool) async -> (
-        path: String, outcome: String
-    ) {
+    static func kept(
+        _ jws: String, as kind: PayloadKind, by verifier: SignedPayloadVerifier, fast: Bool, lanes: (HeaderLane, CompactorLane)? = nil
+    ) async -> (path: String, outcome: String) {
         let compactor = PayloadCompactor()
+        let decoder = FastPayloadDecoder(app: verifier.decoder.app, compactor: compactor, lane: lanes?.1)
         do {
-            switch try await verifier.verify(
-                RecordText(jws), as: kind, keeping: fast ? FastPayloadDecoder(app: verifier.decoder.app, compactor: compactor) : nil)
-            {
+            switch try await verifier.verify(RecordText(jws), as: kind, keeping: fast ? decoder : nil, lane: lanes?.0) {
             case .kept(let kept): return ("fast", "\(kept) []")
             case .decoded(let payload, let warnings): return ("general", "\(compactor.keep(payload)) \(warnings)")
             }

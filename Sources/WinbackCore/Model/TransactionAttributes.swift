@@ -51,6 +51,13 @@ public final class TransactionAttributes: Hashable, Sendable {
         fieldsHash = hasher.finalize()
     }
 
+    /// A distinct object with the same fields (a ``CompactorLane``'s own copy).
+    func copy() -> TransactionAttributes {
+        TransactionAttributes(
+            productId: productId, subscriptionGroupId: subscriptionGroupId, type: type, offerIdentifier: offerIdentifier,
+            offerDiscountType: offerDiscountType, offerPeriod: offerPeriod, storefront: storefront, ownership: ownership)
+    }
+
     /// A copy with one field changed (for the transaction's setters).
     func with(
         productId: String? = nil, subscriptionGroupId: String?? = nil, type: String? = nil, offerIdentifier: String?? = nil,

@@ -8,11 +8,16 @@
 /// general path, so rejections, warnings and unusual payloads are handled in one place.
 public struct FastPayloadDecoder: Sendable {
     public let compactor: PayloadCompactor
+    /// The worker's own tables in front of the compactor's shared ones, when it has them.
+    public let lane: CompactorLane?
     private let bundleId: [UInt8]
     private let environment: [UInt8]
 
-    public init(app: AppIdentity, compactor: PayloadCompactor) {
+    /// A decoder keeping payloads through `compactor`; with `lane`, through the lane first (for one task at
+    /// a time: each verifying worker has its own lane and decoder).
+    public init(app: AppIdentity, compactor: PayloadCompactor, lane: CompactorLane? = nil) {
         self.compactor = compactor
+        self.lane = lane
         bundleId = Array(app.bundleId.utf8)
         environment = Array(app.environment.utf8)
     }
@@ -87,21 +92,27 @@ public struct FastPayloadDecoder: Sendable {
             else { return nil }
 
             // SubscriptionTransaction.init(_:attributes:), from the bytes.
-            let attributes = compactor.intern(AttributeBytes(
+            let fields = AttributeBytes(
                 productId: productId, subscriptionGroupId: text(.subscriptionGroupIdentifier), type: type,
                 offerIdentifier: text(.offerIdentifier), offerDiscountType: text(.offerDiscountType), offerPeriod: text(.offerPeriod),
-                storefront: text(.storefront), ownership: text(.inAppOwnershipType)))
+                storefront: text(.storefront), ownership: text(.inAppOwnershipType))
+            let attributes = lane?.attributes(fields) { compactor.intern(fields) } ?? compactor.intern(fields)
+            func makeIdentity() -> SubscriptionIdentity {
+                SubscriptionIdentity(
+                    originalTransactionId: String(decoding: originalTransactionId, as: UTF8.self),
+                    appAccountToken: text(.appAccountToken).flatMap { $0.isEmpty ? nil : Self.asciiLowercased($0) },
+                    appTransactionId: string(.appTransactionId))
+            }
+            let identity =
+                lane?.identity(
+                    originalTransactionId: originalTransactionId, appAccountToken: text(.appAccountToken),
+                    appTransactionId: text(.appTransactionId), make: makeIdentity)
+                ?? compactor.identity(
+                    originalTransactionId: originalTransactionId, appAccountToken: text(.appAccountToken),
+                    appTransactionId: text(.appTransactionId), make: makeIdentity)
             let transaction = SubscriptionTransaction(
                 transactionIdentifier: CompactIdentifier(utf8: transactionId),
-                identity: compactor.identity(
-                    originalTransactionId: originalTransactionId, appAccountToken: text(.appAccountToken),
-                    appTransactionId: text(.appTransactionId)
-                ) {
-                    SubscriptionIdentity(
-                        originalTransactionId: String(decoding: originalTransactionId, as: UTF8.self),
-                        appAccountToken: text(.appAccountToken).flatMap { $0.isEmpty ? nil : Self.asciiLowercased($0) },
-                        appTransactionId: string(.appTransactionId))
-                },
+                identity: identity,
                 purchaseDate: purchaseDate, expiresDate: integer(.expiresDate) ?? purchaseDate, revocationDate: integer(.revocationDate),
                 signedDate: signedDate, isUpgraded: slots[F.isUpgraded.rawValue].kind == .bool && slots[F.isUpgraded.rawValue].integer == 1,
                 offerType: integer(.offerType).map { Int32($0) }, attributes: attributes)
@@ -165,7 +176,9 @@ public struct FastPayloadDecoder: Sendable {
             let state = RenewalState(
                 originalId: CompactIdentifier(utf8: originalTransactionId), signedDate: signed.integer,
                 autoRenewStatus: int32(.autoRenewStatus),
-                autoRenewProductId: text(.autoRenewProductId).map { compactor.intern(String(decoding: $0, as: UTF8.self)) },
+                autoRenewProductId: text(.autoRenewProductId).map { bytes in
+                    lane?.productId(bytes) { compactor.intern($0) } ?? compactor.intern(String(decoding: bytes, as: UTF8.self))
+                },
                 expirationIntent: int32(.expirationIntent), isInBillingRetryPeriod: bool(.isInBillingRetryPeriod),
                 gracePeriodExpiresDate: gracePeriod.kind == .integer ? gracePeriod.integer : nil, priceIncreaseStatus: int32(.priceIncreaseStatus),
                 eligibleWinBackOfferIds: offerIds)

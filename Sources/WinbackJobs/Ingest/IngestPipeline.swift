@@ -130,20 +130,22 @@ public struct IngestPipeline: Sendable {
     }
 
     static func work(_ batch: Batch, processor: RecordProcessor) async -> [RecordOutcome] {
-        var outcomes: [RecordOutcome] = []
-        switch batch {
-        case .lines(let source, let batch):
-            outcomes.reserveCapacity(batch.lines.count)
-            var records: [RawRecord] = []
-            var prefix = ScannedPrefix()
-            for (number, range) in batch.lines {
-                records.removeAll(keepingCapacity: true)
-                RecordClassifier.classifyLine(batch.bytes, range: range, source: source, line: number, into: &records, prefix: &prefix)
-                for raw in records { await processor.process(raw, into: &outcomes) }
+        await processor.lanes.withLane { lane in
+            var outcomes: [RecordOutcome] = []
+            switch batch {
+            case .lines(let source, let batch):
+                outcomes.reserveCapacity(batch.lines.count)
+                var records: [RawRecord] = []
+                var prefix = ScannedPrefix()
+                for (number, range) in batch.lines {
+                    records.removeAll(keepingCapacity: true)
+                    RecordClassifier.classifyLine(batch.bytes, range: range, source: source, line: number, into: &records, prefix: &prefix)
+                    for raw in records { await processor.process(raw, into: &outcomes, lane: lane) }
+                }
+            case .records(let records):
+                for raw in records { await processor.process(raw, into: &outcomes, lane: lane) }
             }
-        case .records(let records):
-            for raw in records { await processor.process(raw, into: &outcomes) }
+            return outcomes
         }
-        return outcomes
     }
 }

@@ -9,25 +9,28 @@ public struct RecordProcessor: Sendable {
     public var acceptUnsignedPayloads: Bool
     /// Builds each accepted payload's compact form on the verifying thread.
     public var compactor: PayloadCompactor
-    /// Decodes common-shape signed payloads straight into their kept form (into ``compactor``).
-    private let fast: FastPayloadDecoder
+    /// Each worker's header copies and fast decoder (common-shape signed payloads straight into their kept
+    /// form, into ``compactor``).
+    let lanes: ProcessorLane.Pool
 
     public init(verifier: SignedPayloadVerifier, acceptUnsignedPayloads: Bool, compactor: PayloadCompactor = PayloadCompactor()) {
         self.verifier = verifier
         self.acceptUnsignedPayloads = acceptUnsignedPayloads
         self.compactor = compactor
-        fast = FastPayloadDecoder(app: verifier.decoder.app, compactor: compactor)
+        lanes = ProcessorLane.Pool(app: verifier.decoder.app, compactor: compactor)
     }
 
     /// The outcomes of `raw` in input order (a notification before its nested records).
     public func process(_ raw: RawRecord) async -> [RecordOutcome] {
-        var outcomes: [RecordOutcome] = []
-        await process(raw, into: &outcomes)
-        return outcomes
+        await lanes.withLane { lane in
+            var outcomes: [RecordOutcome] = []
+            await process(raw, into: &outcomes, lane: lane)
+            return outcomes
+        }
     }
 
-    /// Appends the outcomes of `raw` to `outcomes` (no array per record).
-    func process(_ raw: RawRecord, into outcomes: inout [RecordOutcome]) async {
+    /// Appends the outcomes of `raw` to `outcomes` (no array per record), verifying with `lane`.
+    func process(_ raw: RawRecord, into outcomes: inout [RecordOutcome], lane: ProcessorLane) async {
         switch raw.content {
         case .failure(let failure):
             outcomes.append(.rejected(Rejection(location: raw.location, failure: failure, record: raw.text.string)))
@@ -47,7 +50,7 @@ public struct RecordProcessor: Sendable {
         case .signed(let jws, let kind):
             let payload: AcceptedPayload
             do {
-                switch try await verifier.verify(jws, as: kind, keeping: fast) {
+                switch try await verifier.verify(jws, as: kind, keeping: lane.fast, lane: lane.headers) {
                 case .kept(let kept):
                     outcomes.append(.accepted(AcceptedRecord(location: raw.location, kept: kept, warnings: [])))
                     return
@@ -68,7 +71,7 @@ public struct RecordProcessor: Sendable {
                 var location = raw.location
                 location.path = "data.\(key)"
                 let text = RecordText(nested)
-                await process(RawRecord(location: location, content: .signed(text, nestedKind), text: text), into: &outcomes)
+                await process(RawRecord(location: location, content: .signed(text, nestedKind), text: text), into: &outcomes, lane: lane)
             }
         }
     }
