@@ -3,7 +3,6 @@ import Foundation
 import WinbackJobs
 
 /// `winback`: the nightly App Store subscription analytics and win-back pipeline.
-@main
 struct Winback: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "winback",
