@@ -156,17 +156,25 @@ public enum Base64 {
 
     /// Standard base64 with padding.
     public static func encodeStandard(_ bytes: some Collection<UInt8>) -> String {
-        encode(Array(bytes), alphabet: standardAlphabet, pad: true)
+        var output: [UInt8] = []
+        append(Array(bytes), alphabet: standardAlphabet, pad: true, to: &output)
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// base64url without padding (JWS segments).
     public static func encodeURL(_ bytes: some Collection<UInt8>) -> String {
-        encode(Array(bytes), alphabet: urlAlphabet, pad: false)
+        var output: [UInt8] = []
+        appendURL(bytes, to: &output)
+        return String(decoding: output, as: UTF8.self)
     }
 
-    private static func encode(_ bytes: [UInt8], alphabet: [UInt8], pad: Bool) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity((bytes.count + 2) / 3 * 4)
+    /// Appends the base64url text of `bytes`, without padding, to `output`.
+    public static func appendURL(_ bytes: some Collection<UInt8>, to output: inout [UInt8]) {
+        append(Array(bytes), alphabet: urlAlphabet, pad: false, to: &output)
+    }
+
+    private static func append(_ bytes: [UInt8], alphabet: [UInt8], pad: Bool, to output: inout [UInt8]) {
+        output.reserveCapacity(output.count + (bytes.count + 2) / 3 * 4)
         var index = 0
         while index + 3 <= bytes.count {
             let value = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
@@ -189,6 +197,5 @@ public enum Base64 {
             output.append(alphabet[Int(value >> 6 & 63)])
             if pad { output.append(UInt8(ascii: "=")) }
         }
-        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -103,6 +103,26 @@ import WinbackTestSupport
         try Self.expectVerifies(ours, vectors)
     }
 
+    /// The exact text the JWS sign, member order and escaping included (the offers are signed without a
+    /// JSON tree; this pins the bytes to those of the rendering through ``JSONText``).
+    @Test func jwsHeaderAndClaimsAreTheseBytes() throws {
+        let (signer, _) = try Self.signer()
+        func text(_ jws: String, _ index: Int) throws -> String {
+            String(decoding: try #require(Base64.decodeURL(String(jws.split(separator: ".")[index]))), as: UTF8.self)
+        }
+        let issuer = signer.key.issuerId
+        let v2 = try signer.signV2(
+            productId: "com.example.\"quoted\"\\", offerIdentifier: "o\u{1}", transactionId: "2000000812345678", nonce: "AB-c", issuedAtSeconds: -5)
+        #expect(try text(v2, 0) == #"{"alg":"ES256","kid":"ABCDEFGHIJ","typ":"JWT"}"#)
+        #expect(try text(v2, 1) == #"{"iss":"\#(issuer)","iat":-5,"aud":"promotional-offer","bid":"com.example.winback","nonce":"ab-c","productId":"com.example.\"quoted\"\\","offerIdentifier":"o\u0001","transactionId":"2000000812345678"}"#)
+        let noTransaction = try signer.signV2(productId: "p", offerIdentifier: "o", transactionId: nil, nonce: "n", issuedAtSeconds: 7)
+        #expect(try text(noTransaction, 1) == #"{"iss":"\#(issuer)","iat":7,"aud":"promotional-offer","bid":"com.example.winback","nonce":"n","productId":"p","offerIdentifier":"o"}"#)
+        let intro = try signer.signIntroductoryEligibility(
+            productId: "p", allowIntroductoryOffer: true, transactionId: "704289575346743381", nonce: "N", issuedAtSeconds: 1_795_352_404)
+        #expect(try text(intro, 0) == #"{"alg":"ES256","kid":"ABCDEFGHIJ","typ":"JWT"}"#)
+        #expect(try text(intro, 1) == #"{"iss":"\#(issuer)","iat":1795352404,"aud":"introductory-offer-eligibility","bid":"com.example.winback","nonce":"n","productId":"p","allowIntroductoryOffer":true,"transactionId":"704289575346743381"}"#)
+    }
+
     static func expectVerifies(_ jws: String, _ vectors: ConformanceVectors) throws {
         let parts = jws.split(separator: ".")
         let signature = try P256.Signing.ECDSASignature(rawRepresentation: try #require(Base64.decodeURL(String(parts[2]))))

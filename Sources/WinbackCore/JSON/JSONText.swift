@@ -17,25 +17,39 @@ public enum JSONText {
             output += "\""
             return
         }
-        var escaped: [UInt8] = [0x22]
+        var escaped: [UInt8] = []
         escaped.reserveCapacity(value.utf8.count + 16)
-        for byte in value.utf8 {
-            switch byte {
-            case 0x22: escaped += [0x5C, 0x22]
-            case 0x5C: escaped += [0x5C, 0x5C]
-            case 0x0A: escaped += [0x5C, UInt8(ascii: "n")]
-            case 0x0D: escaped += [0x5C, UInt8(ascii: "r")]
-            case 0x09: escaped += [0x5C, UInt8(ascii: "t")]
-            case 0x08: escaped += [0x5C, UInt8(ascii: "b")]
-            case 0x0C: escaped += [0x5C, UInt8(ascii: "f")]
-            case ..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                escaped += [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            default: escaped.append(byte)
+        appendQuoted(value, to: &escaped)
+        output += String(decoding: escaped, as: UTF8.self)
+    }
+
+    /// Appends `value` as a JSON string literal to the UTF-8 bytes `output`: `"` and `\\` escaped, control
+    /// characters as `\n`, `\r`, `\t`, `\b`, `\f` or `\u00XX`, everything else as is.
+    public static func appendQuoted(_ value: String, to output: inout [UInt8]) {
+        var value = value
+        output.append(0x22)
+        value.withUTF8 { bytes in
+            guard bytes.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) else {
+                output.append(contentsOf: bytes)
+                return
+            }
+            for byte in bytes {
+                switch byte {
+                case 0x22: output += [0x5C, 0x22]
+                case 0x5C: output += [0x5C, 0x5C]
+                case 0x0A: output += [0x5C, UInt8(ascii: "n")]
+                case 0x0D: output += [0x5C, UInt8(ascii: "r")]
+                case 0x09: output += [0x5C, UInt8(ascii: "t")]
+                case 0x08: output += [0x5C, UInt8(ascii: "b")]
+                case 0x0C: output += [0x5C, UInt8(ascii: "f")]
+                case ..<0x20:
+                    let hex = Array("0123456789abcdef".utf8)
+                    output += [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                default: output.append(byte)
+                }
             }
         }
-        escaped.append(0x22)
-        output += String(decoding: escaped, as: UTF8.self)
+        output.append(0x22)
     }
 
     /// Compact JSON text of `value`; object members in their stored order.

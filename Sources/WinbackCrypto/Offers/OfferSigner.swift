@@ -7,10 +7,14 @@ import WinbackCore
 public struct OfferSigner: Sendable {
     public let key: InAppPurchaseKey
     public let bundleId: String
+    /// The JWS header segment, base64url of `{"alg":"ES256","kid":…,"typ":"JWT"}`: the same for every offer.
+    private let encodedHeader: [UInt8]
 
     public init(key: InAppPurchaseKey, bundleId: String) {
         self.key = key
         self.bundleId = bundleId
+        encodedHeader = JWSSigner.encode(
+            header: JSONText.object([("alg", .string("ES256")), ("kid", .string(key.keyId)), ("typ", .string("JWT"))]))
     }
 
     /// The V1 message: `bundleId ⁣ keyId ⁣ productId ⁣ offerIdentifier ⁣ lower(appAccountToken) ⁣ lower(nonce) ⁣ timestamp`
@@ -27,21 +31,24 @@ public struct OfferSigner: Sendable {
         return Base64.encodeStandard(signature.derRepresentation)
     }
 
-    private var header: JSONValue {
-        JSONText.object([("alg", .string("ES256")), ("kid", .string(key.keyId)), ("typ", .string("JWT"))])
-    }
-
-    private func baseClaims(audience: String, nonce: String, issuedAtSeconds: Int64) -> [(String, JSONValue)] {
-        [("iss", .string(key.issuerId)), ("iat", .integer(issuedAtSeconds)), ("aud", .string(audience)), ("bid", .string(bundleId)),
-         ("nonce", .string(nonce.lowercased()))]
+    /// The claims both JWS start with: `iss`, `iat` (integer seconds), `aud`, `bid`, lower-case `nonce`.
+    private func baseClaims(audience: String, nonce: String, issuedAtSeconds: Int64) -> JSONObjectBytes {
+        var claims = JSONObjectBytes(capacity: 320)
+        claims.add("iss", key.issuerId)
+        claims.add("iat", issuedAtSeconds)
+        claims.add("aud", audience)
+        claims.add("bid", bundleId)
+        claims.add("nonce", nonce.lowercased())
+        return claims
     }
 
     /// The V2 promotional-offer JWS (`aud: "promotional-offer"`): integer `iat`, lower-case nonce, no `exp`.
     public func signV2(productId: String, offerIdentifier: String, transactionId: String?, nonce: String, issuedAtSeconds: Int64) throws -> String {
         var claims = baseClaims(audience: "promotional-offer", nonce: nonce, issuedAtSeconds: issuedAtSeconds)
-        claims += [("productId", .string(productId)), ("offerIdentifier", .string(offerIdentifier))]
-        if let transactionId { claims.append(("transactionId", .string(transactionId))) }
-        return try JWSSigner(key: key.privateKey).sign(header: header, payload: JSONText.object(claims))
+        claims.add("productId", productId)
+        claims.add("offerIdentifier", offerIdentifier)
+        if let transactionId { claims.add("transactionId", transactionId) }
+        return try JWSSigner(key: key.privateKey).sign(encodedHeader: encodedHeader, payload: claims.finish())
     }
 
     /// The introductory-offer-eligibility JWS (`aud: "introductory-offer-eligibility"`).
@@ -49,7 +56,9 @@ public struct OfferSigner: Sendable {
         productId: String, allowIntroductoryOffer: Bool, transactionId: String, nonce: String, issuedAtSeconds: Int64
     ) throws -> String {
         var claims = baseClaims(audience: "introductory-offer-eligibility", nonce: nonce, issuedAtSeconds: issuedAtSeconds)
-        claims += [("productId", .string(productId)), ("allowIntroductoryOffer", .bool(allowIntroductoryOffer)), ("transactionId", .string(transactionId))]
-        return try JWSSigner(key: key.privateKey).sign(header: header, payload: JSONText.object(claims))
+        claims.add("productId", productId)
+        claims.add("allowIntroductoryOffer", allowIntroductoryOffer)
+        claims.add("transactionId", transactionId)
+        return try JWSSigner(key: key.privateKey).sign(encodedHeader: encodedHeader, payload: claims.finish())
     }
 }

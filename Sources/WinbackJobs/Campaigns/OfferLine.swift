@@ -7,7 +7,7 @@ enum OfferLine {
     static func make(
         _ account: EligibleAccount, campaign: Campaign, signer: OfferSigner, nonce: String, timestampMilliseconds: Int64
     ) throws -> String {
-        let kinds = Set(campaign.signatures)
+        let kinds = campaign.signatures
         let offer = account.offerIdentifier ?? ""
         let issuedAtSeconds = InstantFormat.floorDivide(timestampMilliseconds, 1000)
         let v1 = kinds.contains(.v1)
@@ -21,14 +21,22 @@ enum OfferLine {
                 productId: account.productId, allowIntroductoryOffer: campaign.allowIntroductoryOffer ?? false, transactionId: account.transactionId,
                 nonce: nonce, issuedAtSeconds: issuedAtSeconds)
             : nil
-        func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
-        return JSONText.render(JSONText.object([
-            ("campaignId", .string(account.campaignId)), ("accountKey", .string(account.accountKey)), ("appAccountToken", text(account.appAccountToken)),
-            ("originalTransactionId", .string(account.originalTransactionId)), ("transactionId", .string(account.transactionId)),
-            ("productId", .string(account.productId)), ("offerIdentifier", text(account.offerIdentifier)), ("keyId", .string(signer.key.keyId)),
-            ("nonce", .string(nonce.lowercased())), ("timestamp", .integer(timestampMilliseconds)), ("signatureV1", text(v1)), ("jwsV2", text(v2)),
-            ("jwsIntroEligibility", text(intro)), ("issuedAt", .string(InstantFormat.iso8601(milliseconds: timestampMilliseconds))),
-            ("expiresAt", .string(InstantFormat.iso8601(milliseconds: timestampMilliseconds + InstantFormat.day))),
-        ]))
+        var line = JSONObjectBytes(capacity: 1536)
+        line.add("campaignId", account.campaignId)
+        line.add("accountKey", account.accountKey)
+        line.add("appAccountToken", account.appAccountToken)
+        line.add("originalTransactionId", account.originalTransactionId)
+        line.add("transactionId", account.transactionId)
+        line.add("productId", account.productId)
+        line.add("offerIdentifier", account.offerIdentifier)
+        line.add("keyId", signer.key.keyId)
+        line.add("nonce", nonce.lowercased())
+        line.add("timestamp", timestampMilliseconds)
+        line.add("signatureV1", v1)
+        line.add("jwsV2", v2)
+        line.add("jwsIntroEligibility", intro)
+        line.add("issuedAt", InstantFormat.iso8601(milliseconds: timestampMilliseconds))
+        line.add("expiresAt", InstantFormat.iso8601(milliseconds: timestampMilliseconds + InstantFormat.day))
+        return String(decoding: line.finish(), as: UTF8.self)
     }
 }
