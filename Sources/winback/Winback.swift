@@ -3,6 +3,7 @@ import Foundation
 import WinbackJobs
 
 /// `winback`: the nightly App Store subscription analytics and win-back pipeline.
+@main
 struct Winback: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "winback",

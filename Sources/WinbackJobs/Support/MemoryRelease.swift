@@ -1,5 +1,3 @@
-import Foundation
-
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,27 +19,6 @@ public enum MemoryRelease {
         _ = mallopt(-8, 1)  // M_ARENA_MAX
         _ = mallopt(-3, 32 << 20)  // M_MMAP_THRESHOLD: 32 MiB, glibc's maximum
         _ = mallopt(-1, 64 << 20)  // M_TRIM_THRESHOLD: keep up to 64 MiB free at the top of the heap
-    }
-
-    /// Starts the program again with glibc's `glibc.malloc.hugetlb=1` tunable, which has malloc ask the
-    /// kernel for transparent huge pages (`madvise(MADV_HUGEPAGE)`) on the heap it grows. The deduplicated
-    /// store and the model are gigabytes of small objects reached in random order: with 4 KB pages the
-    /// page walks of their lookups and the page faults as the heap grows cost ~0.9 µs per record on the
-    /// 1/10 dataset (page faults 106 K → 28 K). Tunables are read only at process start, hence the `exec`
-    /// of `/proc/self/exe` (same process id, arguments and environment plus the tunable).
-    ///
-    /// Does nothing when `GLIBC_TUNABLES` is already set (set it, to anything, to opt out), when the
-    /// kernel's transparent huge pages are `never`, or off Linux; if `exec` fails the program goes on as is.
-    /// Call first thing in `main`, before any thread starts.
-    public static func restartWithHugePages() {
-        #if os(Linux)
-        guard getenv("GLIBC_TUNABLES") == nil,
-            let mode = try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8),
-            mode.contains("[always]") || mode.contains("[madvise]")
-        else { return }
-        setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 1)
-        execv("/proc/self/exe", CommandLine.unsafeArgv)
-        #endif
     }
 
     /// Returns freed heap pages to the system between phases (`malloc_trim`), so the transient allocations
