@@ -34,10 +34,11 @@ public enum VerifyBenchmark {
                     bundleId: SampleDataGenerator.bundleId, appAppleId: SampleDataGenerator.appAppleId, environment: SampleDataGenerator.environment)))
         _ = try? await verifier.verify(records[0], as: .transaction)  // the one chain validation, outside the timing
         let compactor = PayloadCompactor()
-        let fast = FastPayloadDecoder(app: verifier.decoder.app, compactor: compactor)
         let texts = records.map { RecordText(bytes: Array($0.utf8)) }
 
-        func verifyAll(workers: Int, fast: FastPayloadDecoder?) async -> (seconds: Double, accepted: Int) {
+        /// Each worker with its own lanes, as the ingest's workers (``ProcessorLane``); `fast: false` is the
+        /// general decoder.
+        func verifyAll(workers: Int, fast useFast: Bool) async -> (seconds: Double, accepted: Int) {
             let start = DispatchTime.now().uptimeNanoseconds
             let chunk = (records.count + workers - 1) / workers
             let accepted = await withTaskGroup(of: Int.self) { group in
@@ -45,8 +46,10 @@ public enum VerifyBenchmark {
                     let slice = texts[min(texts.count, worker * chunk)..<min(texts.count, (worker + 1) * chunk)]
                     group.addTask {
                         var accepted = 0
+                        let lane = HeaderLane()
+                        let fast = useFast ? FastPayloadDecoder(app: verifier.decoder.app, compactor: compactor, lane: CompactorLane()) : nil
                         for record in slice {
-                            switch try? await verifier.verify(record, as: .transaction, keeping: fast) {
+                            switch try? await verifier.verify(record, as: .transaction, keeping: fast, lane: lane) {
                             case .kept(let kept)?: if kept != .ignored { accepted += 1 }
                             case .decoded(let payload, _)?: if compactor.keep(payload) != .ignored { accepted += 1 }
                             case nil: break
@@ -60,9 +63,9 @@ public enum VerifyBenchmark {
             return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, accepted)
         }
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let general = await verifyAll(workers: 1, fast: nil)
-        let one = await verifyAll(workers: 1, fast: fast)
-        let all = await verifyAll(workers: cores, fast: fast)
+        let general = await verifyAll(workers: 1, fast: false)
+        let one = await verifyAll(workers: 1, fast: true)
+        let all = await verifyAll(workers: cores, fast: true)
         guard general.accepted == records.count, one.accepted == records.count, all.accepted == records.count else {
             throw JobError.internalError("verify benchmark: \(one.accepted) and \(all.accepted) of \(records.count) records verified")
         }
