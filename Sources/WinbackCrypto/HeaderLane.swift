@@ -6,22 +6,20 @@
 ///
 /// Not thread-safe: one task uses a lane at a time (the ingest hands lanes out from a pool).
 public final class HeaderLane: @unchecked Sendable {
-    private var buckets: [Int: [JWSHeaderCache.Entry]] = [:]
-    private let capacity: Int
+    private var entries: HeaderEntries
 
     public init(capacity: Int = 64) {
-        self.capacity = capacity
+        entries = HeaderEntries(capacity: capacity)
     }
 
     func lookup(_ segment: UnsafeBufferPointer<UInt8>, hash: Int) -> JWSHeaderCache.Entry? {
-        buckets[hash]?.first { $0.matches(segment) }
+        entries.lookup(segment, hash: hash)
     }
 
     /// Keeps a private copy of `shared` and returns it.
     func adopt(_ shared: JWSHeaderCache.Entry, hash: Int) -> JWSHeaderCache.Entry {
-        if buckets.count >= capacity { buckets.removeAll(keepingCapacity: true) }
         let copy = shared.privateCopy()
-        buckets[hash, default: []].append(copy)
+        entries.insert(copy, hash: hash)
         return copy
     }
 }

@@ -75,11 +75,10 @@ final class JWSHeaderCache: Sendable {
         }
     }
 
-    private let buckets = Mutex<[Int: [Entry]]>([:])
-    private let capacity: Int
+    private let entries: Mutex<HeaderEntries>
 
     init(capacity: Int = 1024) {
-        self.capacity = capacity
+        entries = Mutex(HeaderEntries(capacity: capacity))
     }
 
     /// FNV-1a over the length, every 61st 8-byte word and the last word: distinct chains differ in their
@@ -97,13 +96,10 @@ final class JWSHeaderCache: Sendable {
     }
 
     func lookup(_ segment: UnsafeBufferPointer<UInt8>, hash: Int) -> Entry? {
-        buckets.withLock { buckets in buckets[hash]?.first { $0.matches(segment) } }
+        entries.withLock { $0.lookup(segment, hash: hash) }
     }
 
     func insert(_ entry: Entry, hash: Int) {
-        buckets.withLock { buckets in
-            if buckets.count >= capacity { buckets.removeAll(keepingCapacity: true) }
-            buckets[hash, default: []].append(entry)
-        }
+        entries.withLock { $0.insert(entry, hash: hash) }
     }
 }

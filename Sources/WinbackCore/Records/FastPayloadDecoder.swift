@@ -92,27 +92,21 @@ public struct FastPayloadDecoder: Sendable {
             else { return nil }
 
             // SubscriptionTransaction.init(_:attributes:), from the bytes.
-            let fields = AttributeBytes(
+            let attributes = compactor.intern(AttributeBytes(
                 productId: productId, subscriptionGroupId: text(.subscriptionGroupIdentifier), type: type,
                 offerIdentifier: text(.offerIdentifier), offerDiscountType: text(.offerDiscountType), offerPeriod: text(.offerPeriod),
-                storefront: text(.storefront), ownership: text(.inAppOwnershipType))
-            let attributes = lane?.attributes(fields) { compactor.intern(fields) } ?? compactor.intern(fields)
-            func makeIdentity() -> SubscriptionIdentity {
-                SubscriptionIdentity(
-                    originalTransactionId: String(decoding: originalTransactionId, as: UTF8.self),
-                    appAccountToken: text(.appAccountToken).flatMap { $0.isEmpty ? nil : Self.asciiLowercased($0) },
-                    appTransactionId: string(.appTransactionId))
-            }
-            let identity =
-                lane?.identity(
-                    originalTransactionId: originalTransactionId, appAccountToken: text(.appAccountToken),
-                    appTransactionId: text(.appTransactionId), make: makeIdentity)
-                ?? compactor.identity(
-                    originalTransactionId: originalTransactionId, appAccountToken: text(.appAccountToken),
-                    appTransactionId: text(.appTransactionId), make: makeIdentity)
+                storefront: text(.storefront), ownership: text(.inAppOwnershipType)), lane: lane)
             let transaction = SubscriptionTransaction(
                 transactionIdentifier: CompactIdentifier(utf8: transactionId),
-                identity: identity,
+                identity: compactor.identity(
+                    originalTransactionId: originalTransactionId, appAccountToken: text(.appAccountToken),
+                    appTransactionId: text(.appTransactionId), lane: lane
+                ) {
+                    SubscriptionIdentity(
+                        originalTransactionId: String(decoding: originalTransactionId, as: UTF8.self),
+                        appAccountToken: text(.appAccountToken).flatMap { $0.isEmpty ? nil : Self.asciiLowercased($0) },
+                        appTransactionId: string(.appTransactionId))
+                },
                 purchaseDate: purchaseDate, expiresDate: integer(.expiresDate) ?? purchaseDate, revocationDate: integer(.revocationDate),
                 signedDate: signedDate, isUpgraded: slots[F.isUpgraded.rawValue].kind == .bool && slots[F.isUpgraded.rawValue].integer == 1,
                 offerType: integer(.offerType).map { Int32($0) }, attributes: attributes)
@@ -176,9 +170,7 @@ public struct FastPayloadDecoder: Sendable {
             let state = RenewalState(
                 originalId: CompactIdentifier(utf8: originalTransactionId), signedDate: signed.integer,
                 autoRenewStatus: int32(.autoRenewStatus),
-                autoRenewProductId: text(.autoRenewProductId).map { bytes in
-                    lane?.productId(bytes) { compactor.intern($0) } ?? compactor.intern(String(decoding: bytes, as: UTF8.self))
-                },
+                autoRenewProductId: text(.autoRenewProductId).map { compactor.internProductId($0, lane: lane) },
                 expirationIntent: int32(.expirationIntent), isInBillingRetryPeriod: bool(.isInBillingRetryPeriod),
                 gracePeriodExpiresDate: gracePeriod.kind == .integer ? gracePeriod.integer : nil, priceIncreaseStatus: int32(.priceIncreaseStatus),
                 eligibleWinBackOfferIds: offerIds)

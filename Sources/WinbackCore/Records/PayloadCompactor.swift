@@ -49,13 +49,28 @@ public final class PayloadCompactor: Sendable {
         }
     }
 
+    /// `intern(_: AttributeBytes)` through `lane` when there is one (its own copy, asking here once).
+    func intern(_ fields: AttributeBytes, lane: CompactorLane?) -> TransactionAttributes {
+        lane?.attributes(fields) { intern(fields) } ?? intern(fields)
+    }
+
+    /// The shared copy of the product id spelled `bytes`, through `lane` when there is one.
+    func internProductId(_ bytes: UnsafeBufferPointer<UInt8>, lane: CompactorLane?) -> String {
+        lane?.productId(bytes) { intern($0) } ?? intern(String(decoding: bytes, as: UTF8.self))
+    }
+
     /// The identity with these fields (``RecentIdentities``): the one a recent transaction of the same
-    /// subscription got, else a new one from `make`.
+    /// subscription got, else a new one from `make`; from `lane`'s table when there is one, else from the
+    /// shared table under its lock.
     func identity(
         originalTransactionId: UnsafeBufferPointer<UInt8>, appAccountToken: UnsafeBufferPointer<UInt8>?,
-        appTransactionId: UnsafeBufferPointer<UInt8>?, make: () -> SubscriptionIdentity
+        appTransactionId: UnsafeBufferPointer<UInt8>?, lane: CompactorLane? = nil, make: () -> SubscriptionIdentity
     ) -> SubscriptionIdentity {
-        identities.withLock { recent in
+        if let lane {
+            return lane.identity(
+                originalTransactionId: originalTransactionId, appAccountToken: appAccountToken, appTransactionId: appTransactionId, make: make)
+        }
+        return identities.withLock { recent in
             recent.identity(
                 originalTransactionId: originalTransactionId, appAccountToken: appAccountToken, appTransactionId: appTransactionId,
                 make: make)

@@ -1,0 +1,20 @@
+/// Header-cache entries by their segment's hash, bounded: emptied when it holds `capacity` hashes. The
+/// table behind both the shared ``JWSHeaderCache`` (under its lock) and each worker's ``HeaderLane``.
+struct HeaderEntries {
+    private var buckets: [Int: [JWSHeaderCache.Entry]] = [:]
+    private let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// The entry whose segment is `segment`, byte for byte.
+    func lookup(_ segment: UnsafeBufferPointer<UInt8>, hash: Int) -> JWSHeaderCache.Entry? {
+        buckets[hash]?.first { $0.matches(segment) }
+    }
+
+    mutating func insert(_ entry: JWSHeaderCache.Entry, hash: Int) {
+        if buckets.count >= capacity { buckets.removeAll(keepingCapacity: true) }
+        buckets[hash, default: []].append(entry)
+    }
+}
