@@ -50,6 +50,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // GRDB's own SQLite module (same package): the ledger binds a day's rows straight to its insert.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         // The executable: flag parsing only.

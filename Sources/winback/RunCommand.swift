@@ -29,7 +29,10 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandSupport.run {
-            let outcome = try await RunJob.run({ var options = RunOptions(configPath: config, asOf: asOf, outputOverride: out, isQuiet: quiet); options.isVerbose = verbose; return options }())
+            var options = RunOptions(configPath: config, asOf: asOf, outputOverride: out, isQuiet: quiet)
+            options.isVerbose = verbose
+            options.exitsAfterRun = true
+            let outcome = try await RunJob.run(options)
             CommandSupport.writeStdout(outcome.summaryLine)
             return outcome.exitCode
         }

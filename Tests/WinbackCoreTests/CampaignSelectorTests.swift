@@ -101,6 +101,12 @@ import WinbackCrypto
         var capped = campaign
         capped.maxOffers = 2
         #expect(Self.selector.select(capped, timelines: timelines, asOf: asOf, coolingDown: []).map(\.accountKey) == ["aaaa", "bbbb"])
+        // The key and the offer's token are the lower-cased token, beyond ASCII too; a lower-case one is kept as is.
+        for (token, key) in [("AbCd-É", "abcd-é"), ("abcd-é", "abcd-é"), ("ab", "ab")] {
+            let mixed = Self.selector.select(campaign, timelines: [subscription("5", token: token, paidDays: 10)], asOf: asOf, coolingDown: [])
+            #expect(mixed.map(\.accountKey) == [key])
+            #expect(mixed.map(\.appAccountToken) == [key])
+        }
     }
 
     @Test func retentionAndPriceIncreaseNeedRenewalState() {

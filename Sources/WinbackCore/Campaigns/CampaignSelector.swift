@@ -19,26 +19,57 @@ public struct CampaignSelector: Sendable {
 
     /// The selected accounts, in `eligible_accounts` order (account key). `coolingDown` holds account keys
     /// with a ledger entry for this campaign in the cooldown window.
+    ///
+    /// Subscriptions that pass the rules are kept as small ``Candidate`` values (an index and two numbers);
+    /// only the accounts that make the cut become ``EligibleAccount`` values, which hold eight strings.
     public func select(_ campaign: Campaign, timelines: [SubscriptionTimeline], asOf: Int64, coolingDown: Set<String>) -> [EligibleAccount] {
-        var best: [String: EligibleAccount] = [:]
+        var best: [String: Candidate] = [:]
         // By index, status first: most subscriptions fail it, and reading two fields copies nothing.
         for index in timelines.indices where campaign.audience.admits(timelines[index].status) && !timelines[index].isFamilyShared {
-            guard let candidate = candidate(campaign, timelines[index], asOf: asOf) else { continue }
-            if let existing = best[candidate.accountKey] {
+            guard let qualification = qualification(campaign, timelines[index], asOf: asOf) else { continue }
+            let candidate = Candidate(index: index, paidDays: timelines[index].paidDays, qualification: qualification)
+            let key = Self.accountKey(timelines[index])
+            if let existing = best[key] {
                 let isBetter = candidate.paidDays > existing.paidDays
-                    || (candidate.paidDays == existing.paidDays && IdentifierOrder.less(candidate.originalTransactionId, existing.originalTransactionId))
+                    || (candidate.paidDays == existing.paidDays
+                        && IdentifierOrder.less(timelines[index].originalTransactionId, timelines[existing.index].originalTransactionId))
                 if !isBetter { continue }
             }
-            best[candidate.accountKey] = candidate
+            best[key] = candidate
         }
-        var ordered = best.values.filter { !coolingDown.contains($0.accountKey) }.sorted { lhs, rhs in
-            lhs.paidDays != rhs.paidDays ? lhs.paidDays > rhs.paidDays : lhs.accountKey.unicodeScalars.lexicographicallyPrecedes(rhs.accountKey.unicodeScalars)
+        var ordered: [(key: String, candidate: Candidate)] = []
+        ordered.reserveCapacity(best.count)
+        for (key, candidate) in best where !coolingDown.contains(key) { ordered.append((key, candidate)) }
+        ordered.sort { lhs, rhs in
+            lhs.candidate.paidDays != rhs.candidate.paidDays ? lhs.candidate.paidDays > rhs.candidate.paidDays : Self.precedes(lhs.key, rhs.key)
         }
         if let cap = campaign.maxOffers, ordered.count > cap { ordered.removeLast(ordered.count - cap) }
-        for index in ordered.indices where isHoldout(campaign, accountKey: ordered[index].accountKey) {
-            ordered[index].variant = .holdout
+        ordered.sort { Self.precedes($0.key, $1.key) }
+        return ordered.map { key, candidate in
+            var account = self.account(campaign, timelines[candidate.index], accountKey: key, paidDays: candidate.paidDays, candidate.qualification)
+            if isHoldout(campaign, accountKey: key) { account.variant = .holdout }
+            return account
         }
-        return ordered.sorted { $0.accountKey.unicodeScalars.lexicographicallyPrecedes($1.accountKey.unicodeScalars) }
+    }
+
+    /// A subscription that passed a campaign's rules, before one is chosen per account.
+    struct Candidate {
+        /// Index into the timelines.
+        var index: Int
+        var paidDays: Int64
+        var qualification: Qualification
+    }
+
+    /// What the rules measured on the way: the `eligible_accounts` columns beyond the subscription's own.
+    struct Qualification {
+        var daysSinceLapse: Int64?
+        var daysToExpiry: Int64?
+        var lapseReason: LapseReason?
+    }
+
+    /// Account keys by code point: UTF-8 bytes sort in code-point order.
+    static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
 
     /// Whether the account is in the campaign's control group.
@@ -48,12 +79,14 @@ public struct CampaignSelector: Sendable {
 
     /// The account key: `X.appAccountToken` lower-cased, else the `originalTransactionId`.
     public static func accountKey(_ timeline: SubscriptionTimeline) -> String {
-        timeline.latest.appAccountToken?.lowercased() ?? timeline.originalTransactionId
+        guard let token = timeline.latest.appAccountToken else { return timeline.originalTransactionId }
+        // Tokens are usually stored lower-case already: then the string is shared, not rebuilt.
+        return token.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A || $0 >= 0x80 }) ? token.lowercased() : token
     }
 
-    /// The account `timeline` gives `campaign`, if it passes the audience's rules; its status is one the
-    /// audience admits (``select(_:timelines:asOf:coolingDown:)`` checks that first).
-    func candidate(_ campaign: Campaign, _ timeline: SubscriptionTimeline, asOf: Int64) -> EligibleAccount? {
+    /// Whether `timeline` passes `campaign`'s rules, and what they measured; its status is one the audience
+    /// admits (``select(_:timelines:asOf:coolingDown:)`` checks that first).
+    func qualification(_ campaign: Campaign, _ timeline: SubscriptionTimeline, asOf: Int64) -> Qualification? {
         let latest = timeline.latest
         let rules = campaign.rules
         guard latest.ownership == InAppOwnershipType.purchased.rawValue else { return nil }
@@ -90,11 +123,19 @@ public struct CampaignSelector: Sendable {
                 lapseReason = lapse.reason
             }
         }
+        return Qualification(daysSinceLapse: daysSinceLapse, daysToExpiry: daysToExpiry, lapseReason: lapseReason)
+    }
+
+    /// The `treatment` account of a qualified subscription; `accountKey` is ``accountKey(_:)`` (the
+    /// lower-case token when there is one).
+    func account(_ campaign: Campaign, _ timeline: SubscriptionTimeline, accountKey: String, paidDays: Int64, _ qualification: Qualification) -> EligibleAccount {
+        let latest = timeline.latest
         return EligibleAccount(
-            campaignId: campaign.id, accountKey: Self.accountKey(timeline), originalTransactionId: timeline.originalTransactionId,
+            campaignId: campaign.id, accountKey: accountKey, originalTransactionId: timeline.originalTransactionId,
             variant: .treatment, audience: campaign.audience,
-            productId: campaign.offerProductId ?? renewal?.autoRenewProductId ?? latest.productId, offerIdentifier: campaign.offerIdentifier,
-            paidDays: timeline.paidDays, daysSinceLapse: daysSinceLapse, daysToExpiry: daysToExpiry, lapseReason: lapseReason,
-            transactionId: latest.transactionId, appAccountToken: latest.appAccountToken?.lowercased())
+            productId: campaign.offerProductId ?? timeline.renewal?.autoRenewProductId ?? latest.productId, offerIdentifier: campaign.offerIdentifier,
+            paidDays: paidDays, daysSinceLapse: qualification.daysSinceLapse, daysToExpiry: qualification.daysToExpiry,
+            lapseReason: qualification.lapseReason, transactionId: latest.transactionId,
+            appAccountToken: latest.appAccountToken == nil ? nil : accountKey)
     }
 }

@@ -1,12 +1,19 @@
 import GRDB
+import GRDBSQLite
 
 /// Inserts a day's selections inside the write transaction opened by ``OfferLedger/recordDay(asOf:startedAt:_:)``.
+///
+/// Values are bound to the prepared insert with SQLite's own calls rather than through GRDB's
+/// `StatementArguments`, which box each of the ten values in an existential and copy each string into a
+/// C string first (~3 µs per row, a tenth of a microsecond per input record at nightly scale).
 struct DayRecorder {
     let runId: Int64
     fileprivate let insert: Statement
+    private let database: Database
 
     init(runId: Int64, database: Database) throws {
         self.runId = runId
+        self.database = database
         insert = try database.cachedStatement(
             sql: """
                 INSERT INTO selections (campaign_id, account_key, as_of, original_transaction_id, variant, nonce, timestamp_ms, row, payload, run_id)
@@ -14,13 +21,46 @@ struct DayRecorder {
                 """)
     }
 
+    /// Inserts `selections`; throws the `DatabaseError` of the first row SQLite refuses.
     func record(_ selections: [StoredSelection]) throws {
+        let statement = insert.sqliteStatement
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
         for selection in selections {
-            try insert.execute(
-                arguments: [
-                    selection.campaignId, selection.accountKey, selection.asOf, selection.originalTransactionId, selection.variant,
-                    selection.nonce, selection.timestampMilliseconds, selection.row, selection.payload, runId,
-                ])
+            sqlite3_reset(statement)
+            var code = Self.bind(selection.campaignId, at: 1, to: statement)
+            code |= Self.bind(selection.accountKey, at: 2, to: statement)
+            code |= Self.bind(selection.asOf, at: 3, to: statement)
+            code |= Self.bind(selection.originalTransactionId, at: 4, to: statement)
+            code |= Self.bind(selection.variant, at: 5, to: statement)
+            code |= Self.bind(selection.nonce, at: 6, to: statement)
+            code |= selection.timestampMilliseconds.map { sqlite3_bind_int64(statement, 7, $0) } ?? sqlite3_bind_null(statement, 7)
+            code |= Self.bind(selection.row, at: 8, to: statement)
+            code |= Self.bind(selection.payload, at: 9, to: statement)
+            code |= sqlite3_bind_int64(statement, 10, runId)
+            // SQLITE_OK is 0: any failed bind leaves a bit set.
+            guard code == SQLITE_OK, sqlite3_step(statement) == SQLITE_DONE else {
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: sqlite3_extended_errcode(database.sqliteConnection)),
+                    message: String(cString: sqlite3_errmsg(database.sqliteConnection)), sql: insert.sql)
+            }
         }
     }
+
+    /// Binds `text` (SQLite copies it) or NULL to parameter `index` (1-based); SQLite's result code.
+    private static func bind(_ text: String?, at index: Int32, to statement: SQLiteStatement) -> Int32 {
+        guard var text else { return sqlite3_bind_null(statement, index) }
+        return text.withUTF8 { bytes in
+            // "" needs a non-nil pointer too: SQLite binds NULL for a nil one.
+            guard let start = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_text(statement, index, "", 0, Self.transient) }
+            return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) { text in
+                sqlite3_bind_text(statement, index, text, Int32(bytes.count), Self.transient)
+            }
+        }
+    }
+
+    /// `SQLITE_TRANSIENT`: SQLite copies the bound bytes before the call returns.
+    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 }

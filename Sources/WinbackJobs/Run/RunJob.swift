@@ -170,6 +170,7 @@ public enum RunJob {
             ("subscriptions", .integer(Int64(model.timelines.count))), ("rejectRate", .double(counts.rejectRate)),
             ("offersSigned", .bool(!isOverThreshold)), ("exitCode", .integer(Int64(exitCode))),
         ])
+        if options.exitsAfterRun { ExitReclaim.keep(model) }
         return Outcome(exitCode: exitCode, summaryLine: JSONText.render(line), publishedPath: publisher.finalPath)
     }
 

@@ -20,6 +20,9 @@ public struct RunOptions: Sendable {
     public var environment: [String: String]
     /// Accounts signed (and written) per chunk; only memory and scheduling depend on it, never the output.
     public var signingChunkSize = 4096
+    /// The process exits right after the run (the CLI): the model is then left for the system to reclaim
+    /// rather than freed object by object. Leave it `false` where runs follow one another (tests).
+    public var exitsAfterRun = false
 
     public init(
         configPath: String, asOf: String? = nil, outputOverride: String? = nil, ledgerOverride: String? = nil, isQuiet: Bool = false,
