@@ -7,6 +7,8 @@
 /// Not thread-safe: one task uses a lane at a time (the ingest hands lanes out from a pool).
 public final class HeaderLane: @unchecked Sendable {
     private var entries: HeaderEntries
+    /// Samples the CPU of this worker's signature checks.
+    public let clock = SignatureClock()
 
     public init(capacity: Int = 64) {
         entries = HeaderEntries(capacity: capacity)

@@ -38,6 +38,8 @@ public struct SignedPayloadVerifier: Sendable {
         var fast: (signedDate: Int64, kept: KeptPayload)?
         var signature: [UInt8] = []
         var digest: SHA256.Digest?
+        /// The lane's clock, when this record's signature check is being timed (its hashing already is).
+        var timing: SignatureClock?
     }
 
     /// Verifies and decodes `jws` as `kind`; returns the payload and its unknown-enum warnings.
@@ -140,10 +142,20 @@ public struct SignedPayloadVerifier: Sendable {
             throw RecordFailure(.invalidSignature, "signature: expected 64 bytes (r‖s), found \(parts.signature.count)")
         }
         guard let key, let digest = parts.digest, let signature = try? P256.Signing.ECDSASignature(rawRepresentation: parts.signature),
-            key.isValidSignature(signature, for: digest)
+            isValid(signature, digest, key, timedBy: parts.timing)
         else {
             throw RecordFailure(.invalidSignature, "ES256 signature does not verify with the leaf key")
         }
+    }
+
+    /// ECDSA verification, timed when `clock` is sampling this record (see ``SignatureClock``).
+    private static func isValid(
+        _ signature: P256.Signing.ECDSASignature, _ digest: SHA256.Digest, _ key: P256.Signing.PublicKey, timedBy clock: SignatureClock?
+    ) -> Bool {
+        guard let clock else { return key.isValidSignature(signature, for: digest) }
+        let start = clock.resume()
+        defer { clock.pause(since: start, finishing: true) }
+        return key.isValidSignature(signature, for: digest)
     }
 
     /// Splits the JWS bytes: three segments, base64url JSON header (cached by segment) and payload, signature.
@@ -211,9 +223,15 @@ public struct SignedPayloadVerifier: Sendable {
         if let cached = parts.header {
             // The same digest as hashing the whole signing input: SHA-256 continued over the payload from
             // the state after the (byte-identical, memcmp-checked) header and its dot.
+            let clock = lane?.clock
+            let start = clock?.begin()
             var hasher = cached.signingPrefix
             hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[(dots.0 + 1)..<dots.1]))
             parts.digest = hasher.finalize()
+            if let clock, let start {
+                clock.pause(since: start, finishing: false)
+                parts.timing = clock
+            }
         } else {
             parts.digest = SHA256.hash(data: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[0..<dots.1]))
         }

@@ -189,10 +189,17 @@ import WinbackTestSupport
         #expect(result.stdout.contains("records/s") && result.stdout.contains("ETA"))
         let plain = try CommandRunner.run(["verify", "--config", Fixtures.packageRoot.appendingPathComponent("jobs/sample.json").path])
         #expect(plain.stderr.hasPrefix("phase=ingest records=3428 seconds="))
-        // The phase's CPU (user + system, all threads) closes the line: a number, not a placeholder.
+        // The phase's CPU (user + system, all threads) and, for the ingest, the signature checks' share of it
+        // (estimated from a sample) and their number: numbers, not placeholders.
         let phaseLine = plain.stderr.split(separator: "\n").first ?? ""
-        let cpu = phaseLine.split(separator: " ").last.flatMap { $0.hasPrefix("cpu_seconds=") ? Double($0.dropFirst(12)) : nil }
-        #expect(cpu.map { $0 > 0 } == true, "\(phaseLine)")
+        var values: [String: Double] = [:]
+        for pair in phaseLine.split(separator: " ") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { values[String(parts[0])] = Double(parts[1]) }
+        }
+        #expect(values["cpu_seconds"].map { $0 > 0 } == true, "\(phaseLine)")
+        #expect(values["signature_cpu_seconds"].map { $0 > 0 && $0 < values["cpu_seconds"] ?? 0 } == true, "\(phaseLine)")
+        #expect(values["signature_checks"].map { $0 > 3000 && $0 <= 3428 } == true, "\(phaseLine)")
         #expect(!plain.stderr.contains("ETA"))
     }
 }

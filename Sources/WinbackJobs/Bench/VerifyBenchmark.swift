@@ -39,10 +39,11 @@ public enum VerifyBenchmark {
 
         /// Each worker with its own lanes, as the ingest's workers (``ProcessorLane``); `fast: false` is the
         /// general decoder.
-        func verifyAll(workers: Int, fast useFast: Bool) async -> (seconds: Double, accepted: Int) {
+        func verifyAll(workers: Int, fast useFast: Bool) async -> (seconds: Double, accepted: Int, clock: SignatureClock) {
             let start = DispatchTime.now().uptimeNanoseconds
             let chunk = (records.count + workers - 1) / workers
-            let accepted = await withTaskGroup(of: Int.self) { group in
+            let clock = SignatureClock()
+            let counts = await withTaskGroup(of: (Int, SignatureClock).self) { group in
                 for worker in 0..<workers {
                     let slice = texts[min(texts.count, worker * chunk)..<min(texts.count, (worker + 1) * chunk)]
                     group.addTask {
@@ -56,12 +57,17 @@ public enum VerifyBenchmark {
                             case nil: break
                             }
                         }
-                        return accepted
+                        return (accepted, lane.clock)
                     }
                 }
-                return await group.reduce(0, +)
+                var accepted = 0
+                for await (count, laneClock) in group {
+                    accepted += count
+                    clock.add(laneClock)
+                }
+                return accepted
             }
-            return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, accepted)
+            return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, counts, clock)
         }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let general = await verifyAll(workers: 1, fast: false)
@@ -83,6 +89,8 @@ public enum VerifyBenchmark {
             ("signatureMicrosecondsPerRecord", microseconds(signatureSeconds)),
             ("beyondSignatureMicrosecondsPerRecord", microseconds(one.seconds - signatureSeconds)),
             ("signatureCPUMicrosecondsPerRecordAllCores", microseconds(signatureCPUAllCores)),
+            // The same check as the verifier's sampling clock saw it inside the one-core run (SignatureClock).
+            ("sampledSignatureMicrosecondsPerRecordOneCore", microseconds(one.clock.estimatedSeconds)),
             ("generalDecoderMicrosecondsPerRecordOneCore", microseconds(general.seconds)),
             ("cores", .integer(Int64(cores))), ("recordsPerSecondAllCores", .integer(Int64(Double(records.count) / all.seconds))),
             ("chainValidations", .integer(Int64(verifier.chains.validations))),

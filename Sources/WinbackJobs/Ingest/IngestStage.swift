@@ -1,3 +1,4 @@
+import Foundation
 import WinbackCore
 import WinbackCrypto
 
@@ -27,7 +28,10 @@ public enum IngestStage {
                 try onReject(rejection)
             }
         }
-        progress.finish()
+        // The CPU the signature checks took where they ran, estimated from a sample (SignatureClock), so the
+        // CPU beyond them can be read off a run whatever the machine's speed that day.
+        let signatures = processor.lanes.signatureClock()
+        progress.finish(detail: String(format: "signature_cpu_seconds=%.2f signature_checks=%d", signatures.estimatedSeconds, signatures.checks))
         counts.duplicates = deduplicator.duplicates
         for input in inputs where counts.recordsBySource[input.path] == nil { counts.recordsBySource[input.path] = 0 }
         return IngestResult(

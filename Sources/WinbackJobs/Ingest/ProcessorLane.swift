@@ -25,6 +25,15 @@ final class ProcessorLane: @unchecked Sendable {
             self.compactor = compactor
         }
 
+        /// The signature-check timings of every lane (call when none is in use).
+        func signatureClock() -> SignatureClock {
+            idle.withLock { lanes in
+                let total = SignatureClock()
+                for lane in lanes { total.add(lane.headers.clock) }
+                return total
+            }
+        }
+
         /// Runs `body` with a lane no other task holds meanwhile.
         func withLane<T>(_ body: (ProcessorLane) async -> T) async -> T {
             let lane = idle.withLock { $0.popLast() } ?? ProcessorLane(app: app, compactor: compactor)

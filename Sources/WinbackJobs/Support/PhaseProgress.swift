@@ -80,8 +80,8 @@ public final class PhaseProgress: Sendable {
     /// Seconds since the phase started.
     public var elapsedSeconds: Double { Self.now() - start }
 
-    /// Ends the phase with one log line.
-    public func finish() {
+    /// Ends the phase with one log line; `detail` (`key=value` pairs) is appended to it.
+    public func finish(detail: String = "") {
         guard !isQuiet else { return }
         let count = state.withLock { $0.count }
         let seconds = elapsedSeconds
@@ -89,7 +89,7 @@ public final class PhaseProgress: Sendable {
         let rate = seconds > 0 ? Int(Double(count) / seconds) : 0
         let cpu = Self.processCPUSeconds() - startCPU
         let line =
-            "\(prefix)phase=\(phase) records=\(count) seconds=\(String(format: "%.2f", seconds)) records_per_second=\(rate) cpu_seconds=\(String(format: "%.2f", cpu))\n"
+            "\(prefix)phase=\(phase) records=\(count) seconds=\(String(format: "%.2f", seconds)) records_per_second=\(rate) cpu_seconds=\(String(format: "%.2f", cpu))\(detail.isEmpty ? "" : " " + detail)\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 }

@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Samples the thread CPU time that signature checks take where they run — SHA-256 of the signing input
+/// continued from the header's state, and the ECDSA verification, exactly what `winback bench --verify`
+/// times as "the signature check" on warm caches — so a run can report the CPU a record costs beyond its
+/// own signature check under the run's conditions (caches shared with inflating, parsing and the other
+/// core, the machine's load that day) rather than against a benchmark taken at another moment.
+///
+/// One check in ``interval`` is timed (two clock reads around each part); the estimate for all checks is
+/// their mean times ``checks``. The cost of reading the clock, measured once per clock, is subtracted.
+/// Not thread-safe: one worker's ``HeaderLane`` owns one.
+public final class SignatureClock: @unchecked Sendable {
+    /// Checks made with a cached header (the fast path, all but a record per distinct header).
+    public private(set) var checks = 0
+    /// Checks timed.
+    public private(set) var sampled = 0
+    /// Thread CPU nanoseconds of the timed checks.
+    public private(set) var sampledNanoseconds: Int64 = 0
+    /// Every how many checks one is timed.
+    public static let interval = 64
+    /// Nanoseconds a pair of back-to-back clock reads shows with nothing between them.
+    private let readCost: Int64
+
+    public init() {
+        var least = Int64.max
+        for _ in 0..<33 {
+            let start = Self.now()
+            least = min(least, Self.now() - start)
+        }
+        readCost = least
+    }
+
+    /// Counts a check; the thread CPU clock (ns) when this one is to be timed.
+    func begin() -> Int64? {
+        checks += 1
+        return checks % Self.interval == 0 ? Self.now() : nil
+    }
+
+    /// Adds the time since `start` (from ``begin()`` or ``resume()``) to the current sample.
+    func pause(since start: Int64, finishing: Bool) {
+        sampledNanoseconds += max(0, Self.now() - start - readCost)
+        if finishing { sampled += 1 }
+    }
+
+    /// The clock again, for the sample's second part.
+    func resume() -> Int64 { Self.now() }
+
+    /// Adds `other`'s counts to this one (for a total over all workers).
+    public func add(_ other: SignatureClock) {
+        checks += other.checks
+        sampled += other.sampled
+        sampledNanoseconds += other.sampledNanoseconds
+    }
+
+    /// Estimated CPU seconds of all ``checks``: the timed ones' mean times their number.
+    public var estimatedSeconds: Double {
+        sampled == 0 ? 0 : Double(sampledNanoseconds) / Double(sampled) * Double(checks) / 1e9
+    }
+
+    private static func now() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+    }
+}

@@ -1,0 +1,56 @@
+import Testing
+import WinbackCore
+import WinbackCrypto
+@testable import WinbackJobs
+
+/// The verifier's sampling clock (what `phase=ingest … signature_cpu_seconds=` reports): every check with
+/// a cached header is counted, one in `SignatureClock.interval` is timed, and a failed signature is still
+/// a check.
+@Suite struct SignatureClockTests {
+    @Test func countsEveryCheckAndTimesOneInInterval() async throws {
+        let pki = try TestPKI.make(seed: 3)
+        let signer = JWSSigner(key: pki.leaf.key)
+        var simulator = SubscriptionSimulator(
+            seed: 3, bundleId: SampleDataGenerator.bundleId, environment: SampleDataGenerator.environment,
+            appAppleId: SampleDataGenerator.appAppleId, anchor: SampleDataGenerator.anchor)
+        var records: [String] = []
+        var index = 0
+        while records.count < 2 * SignatureClock.interval + 1 {
+            for payload in simulator.simulate(index: index).transactions { records.append(try signer.sign(header: pki.jwsHeader, payload: payload)) }
+            index += 1
+        }
+        records = Array(records.prefix(2 * SignatureClock.interval + 1))
+        // A wrong signature (the last character changed) is checked and counted too.
+        var tampered = records[5]
+        tampered = String(tampered.dropLast()) + (tampered.last == "A" ? "B" : "A")
+        records[5] = tampered
+
+        let verifier = SignedPayloadVerifier(
+            chains: ChainValidator(roots: [pki.root.certificate]),
+            decoder: PayloadDecoder(
+                app: AppIdentity(
+                    bundleId: SampleDataGenerator.bundleId, appAppleId: SampleDataGenerator.appAppleId, environment: SampleDataGenerator.environment)))
+        let lane = HeaderLane()
+        var rejected = 0
+        for record in records {
+            do {
+                _ = try await verifier.verify(RecordText(record), as: .transaction, keeping: nil, lane: lane)
+            } catch {
+                rejected += 1
+            }
+        }
+        #expect(rejected == 1)
+        // The first record's header is not cached yet: its check is not on the sampled path.
+        #expect(lane.clock.checks == records.count - 1)
+        #expect(lane.clock.sampled == (records.count - 1) / SignatureClock.interval)
+        #expect(lane.clock.estimatedSeconds > 0)
+        // An ES256 check takes tens of microseconds, not nanoseconds or seconds.
+        let perCheck = lane.clock.estimatedSeconds / Double(lane.clock.checks)
+        #expect(perCheck > 5e-6 && perCheck < 5e-3)
+
+        let total = SignatureClock()
+        total.add(lane.clock)
+        total.add(lane.clock)
+        #expect(total.checks == 2 * lane.clock.checks && total.sampled == 2 * lane.clock.sampled)
+    }
+}
