@@ -43,9 +43,16 @@ import WinbackCore
 
     @Test(arguments: [
         (["a", "b,c", "say \"hi\"", nil, "line\nbreak"] as [String?], "a,\"b,c\",\"say \"\"hi\"\"\",,\"line\nbreak\"\n"),
+        (["", "é,ü", "cr\r", "\"", "plain é"], ",\"é,ü\",\"cr\r\",\"\"\"\",plain é\n"),
+        ([nil, nil], ",\n"),
+        ([], "\n"),
     ])
     func csvQuotesOnlyWhenNeeded(_ fields: [String?], _ expected: String) {
         #expect(CSVFormat.line(fields) == expected)
+        // The byte form the report writers use appends the same line after what is there.
+        var bytes = Array("x\n".utf8)
+        CSVFormat.append(fields, to: &bytes)
+        #expect(bytes == Array(("x\n" + expected).utf8))
     }
 
     @Test(arguments: [("9", "10", true), ("10", "9", false), ("010", "9", false), ("a", "b", true), ("10", "a", true), ("2000000800000001", "2000000800000002", true)])

@@ -2,17 +2,37 @@
 /// (quotes doubled); `nil` is an empty field; every row ends with `\n`.
 public enum CSVFormat {
     public static func line(_ fields: [String?]) -> String {
-        var output = ""
-        output.reserveCapacity(fields.reduce(fields.count) { $0 + ($1?.utf8.count ?? 0) })
-        for (index, field) in fields.enumerated() {
-            if index > 0 { output += "," }
-            guard var field else { continue }
-            if field.withUTF8({ bytes in bytes.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A } }) {
-                output += "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            } else {
-                output += field
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(fields.reduce(fields.count) { $0 + ($1?.utf8.count ?? 0) } + 8)
+        append(fields, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the line of `fields` (with its `\n`) to `output` as UTF-8, building no `String`: the report
+    /// writers put rows straight into the bytes they compress.
+    public static func append(_ fields: [String?], to output: inout [UInt8]) {
+        for index in fields.indices {
+            if index > 0 { output.append(0x2C) }
+            guard let field = fields[index] else { continue }
+            let isContiguous = field.utf8.withContiguousStorageIfAvailable { bytes in
+                append(field: bytes, to: &output)
+                return true
             }
+            if isContiguous == nil { Array(field.utf8).withUnsafeBufferPointer { append(field: $0, to: &output) } }
         }
-        return output + "\n"
+        output.append(0x0A)
+    }
+
+    private static func append(field bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        guard bytes.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) else {
+            output.append(contentsOf: bytes)
+            return
+        }
+        output.append(0x22)
+        for byte in bytes {
+            if byte == 0x22 { output.append(0x22) }
+            output.append(byte)
+        }
+        output.append(0x22)
     }
 }

@@ -58,9 +58,11 @@ final class ReportFileWriter {
         if pending.count >= 1 << 16 { try flushPending() }
     }
 
-    /// Appends a CSV row.
+    /// Appends a CSV row (encoded straight into the bytes to compress).
     func write(row: [String?]) throws(JobError) {
-        try write(line: CSVFormat.line(row))
+        rows += 1
+        CSVFormat.append(row, to: &pending)
+        if pending.count >= 1 << 16 { try flushPending() }
     }
 
     private func flushPending() throws(JobError) {
