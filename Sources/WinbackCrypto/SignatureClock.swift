@@ -10,8 +10,9 @@ import Darwin
 /// own signature check under the run's conditions (caches shared with inflating, parsing and the other
 /// core, the machine's load that day) rather than against a benchmark taken at another moment.
 ///
-/// One check in ``interval`` is timed (two clock reads around each part); the estimate for all checks is
-/// their mean times ``checks``. The cost of reading the clock, measured once per clock, is subtracted.
+/// One check in ``interval`` is timed (two clock reads around each part: the hashing, then the ECDSA
+/// verification); the estimate for all checks is their mean times ``checks``. The cost of reading the
+/// clock, measured once per clock, is subtracted.
 /// Not thread-safe: one worker's ``HeaderLane`` owns one.
 public final class SignatureClock: @unchecked Sendable {
     /// Checks made with a cached header (the fast path, all but a record per distinct header).
@@ -40,14 +41,20 @@ public final class SignatureClock: @unchecked Sendable {
         return checks % Self.interval == 0 ? Self.now() : nil
     }
 
-    /// Adds the time since `start` (from ``begin()`` or ``resume()``) to the current sample.
-    func pause(since start: Int64, finishing: Bool) {
-        sampledNanoseconds += max(0, Self.now() - start - readCost)
-        if finishing { sampled += 1 }
+    /// The thread CPU clock (ns), to time the ECDSA part of a sampled check.
+    func read() -> Int64 { Self.now() }
+
+    /// Nanoseconds since `start` (from ``begin()`` or ``read()``), less the cost of reading the clock.
+    func elapsed(since start: Int64) -> Int64 {
+        max(0, Self.now() - start - readCost)
     }
 
-    /// The clock again, for the sample's second part.
-    func resume() -> Int64 { Self.now() }
+    /// Adds one timed check. A check that fails before its ECDSA verification is not added: its hashing
+    /// alone would pull the mean down.
+    func record(nanoseconds: Int64) {
+        sampled += 1
+        sampledNanoseconds += nanoseconds
+    }
 
     /// Adds `other`'s counts to this one (for a total over all workers).
     public func add(_ other: SignatureClock) {

@@ -38,8 +38,8 @@ public struct SignedPayloadVerifier: Sendable {
         var fast: (signedDate: Int64, kept: KeptPayload)?
         var signature: [UInt8] = []
         var digest: SHA256.Digest?
-        /// The lane's clock, when this record's signature check is being timed (its hashing already is).
-        var timing: SignatureClock?
+        /// The lane's clock and the hashing's nanoseconds, when this record's signature check is being timed.
+        var timing: (clock: SignatureClock, hashNanoseconds: Int64)?
     }
 
     /// Verifies and decodes `jws` as `kind`; returns the payload and its unknown-enum warnings.
@@ -148,14 +148,16 @@ public struct SignedPayloadVerifier: Sendable {
         }
     }
 
-    /// ECDSA verification, timed when `clock` is sampling this record (see ``SignatureClock``).
+    /// ECDSA verification, timed (with the hashing before it) when `timing` says the lane's clock samples this record.
     private static func isValid(
-        _ signature: P256.Signing.ECDSASignature, _ digest: SHA256.Digest, _ key: P256.Signing.PublicKey, timedBy clock: SignatureClock?
+        _ signature: P256.Signing.ECDSASignature, _ digest: SHA256.Digest, _ key: P256.Signing.PublicKey,
+        timedBy timing: (clock: SignatureClock, hashNanoseconds: Int64)?
     ) -> Bool {
-        guard let clock else { return key.isValidSignature(signature, for: digest) }
-        let start = clock.resume()
-        defer { clock.pause(since: start, finishing: true) }
-        return key.isValidSignature(signature, for: digest)
+        guard let (clock, hashNanoseconds) = timing else { return key.isValidSignature(signature, for: digest) }
+        let start = clock.read()
+        let isValid = key.isValidSignature(signature, for: digest)
+        clock.record(nanoseconds: hashNanoseconds + clock.elapsed(since: start))
+        return isValid
     }
 
     /// Splits the JWS bytes: three segments, base64url JSON header (cached by segment) and payload, signature.
@@ -228,10 +230,7 @@ public struct SignedPayloadVerifier: Sendable {
             var hasher = cached.signingPrefix
             hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[(dots.0 + 1)..<dots.1]))
             parts.digest = hasher.finalize()
-            if let clock, let start {
-                clock.pause(since: start, finishing: false)
-                parts.timing = clock
-            }
+            if let clock, let start { parts.timing = (clock, clock.elapsed(since: start)) }
         } else {
             parts.digest = SHA256.hash(data: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[0..<dots.1]))
         }

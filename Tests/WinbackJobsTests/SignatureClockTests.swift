@@ -20,10 +20,12 @@ import WinbackCrypto
             index += 1
         }
         records = Array(records.prefix(2 * SignatureClock.interval + 1))
-        // A wrong signature (the last character changed) is checked and counted too.
-        var tampered = records[5]
-        tampered = String(tampered.dropLast()) + (tampered.last == "A" ? "B" : "A")
-        records[5] = tampered
+        // A wrong signature is checked and counted too. One character inside the signature segment changes
+        // (its last one carries padding bits, and a change there can make the segment malformed instead).
+        var tampered = Array(records[5].utf8)
+        let position = tampered.count - 10
+        tampered[position] = tampered[position] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        records[5] = String(decoding: tampered, as: UTF8.self)
 
         let verifier = SignedPayloadVerifier(
             chains: ChainValidator(roots: [pki.root.certificate]),

@@ -20,8 +20,9 @@ public struct CampaignSelector: Sendable {
     /// The selected accounts, in `eligible_accounts` order (account key). `coolingDown` holds account keys
     /// with a ledger entry for this campaign in the cooldown window.
     ///
-    /// Subscriptions that pass the rules are kept as small ``Candidate`` values (an index and two numbers);
-    /// only the accounts that make the cut become ``EligibleAccount`` values, which hold eight strings.
+    /// Subscriptions that pass the rules are kept as small ``Candidate`` values (an index, paid days and what
+    /// the rules measured); only the accounts that make the cut become ``EligibleAccount`` values, which
+    /// hold eight strings.
     public func select(_ campaign: Campaign, timelines: [SubscriptionTimeline], asOf: Int64, coolingDown: Set<String>) -> [EligibleAccount] {
         var best: [String: Candidate] = [:]
         // By index, status first: most subscriptions fail it, and reading two fields copies nothing.
