@@ -13,12 +13,8 @@ public enum CSVFormat {
     public static func append(_ fields: [String?], to output: inout [UInt8]) {
         for index in fields.indices {
             if index > 0 { output.append(0x2C) }
-            guard let field = fields[index] else { continue }
-            let isContiguous = field.utf8.withContiguousStorageIfAvailable { bytes in
-                append(field: bytes, to: &output)
-                return true
-            }
-            if isContiguous == nil { Array(field.utf8).withUnsafeBufferPointer { append(field: $0, to: &output) } }
+            guard var field = fields[index] else { continue }
+            field.withUTF8 { append(field: $0, to: &output) }
         }
         output.append(0x0A)
     }

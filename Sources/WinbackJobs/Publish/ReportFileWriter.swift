@@ -53,15 +53,19 @@ final class ReportFileWriter {
 
     /// Appends one row or line (with its trailing newline).
     func write(line: String) throws(JobError) {
-        rows += 1
         pending.append(contentsOf: line.utf8)
-        if pending.count >= 1 << 16 { try flushPending() }
+        try rowAppended()
     }
 
     /// Appends a CSV row (encoded straight into the bytes to compress).
     func write(row: [String?]) throws(JobError) {
-        rows += 1
         CSVFormat.append(row, to: &pending)
+        try rowAppended()
+    }
+
+    /// Counts the row just appended to ``pending`` and compresses the pending bytes once there are 64 KiB.
+    private func rowAppended() throws(JobError) {
+        rows += 1
         if pending.count >= 1 << 16 { try flushPending() }
     }
 
