@@ -61,10 +61,7 @@ public struct SignedPayloadVerifier: Sendable {
     public func verify(
         _ jws: RecordText, as kind: PayloadKind, keeping fast: FastPayloadDecoder?, lane: HeaderLane? = nil
     ) async throws(RecordFailure) -> VerifiedPayload {
-        let split: Result<Parts, RecordFailure> = jws.withBytes { bytes in
-            Result { () throws(RecordFailure) -> Parts in try self.split(bytes, as: kind, fast: fast, lane: lane) }
-        }
-        let parts = try split.get()
+        let parts = try jws.withBytes { (bytes) throws(RecordFailure) -> Parts in try self.split(bytes, as: kind, fast: fast, lane: lane) }
         let entry: JWSHeaderCache.Entry
         if let cached = parts.header {
             entry = cached
@@ -189,9 +186,11 @@ public struct SignedPayloadVerifier: Sendable {
         } else if let shared = headers.lookup(headerSegment, hash: parts.headerHash) {
             parts.header = lane?.adopt(shared, hash: parts.headerHash) ?? shared
         }
-        if parts.header == nil { parts.headerSegment = Array(headerSegment) }
-        if let malformed = parts.header?.header.malformed { throw malformed }
-        if parts.header == nil {
+        if let entry = parts.header {
+            // A clean entry's header is well-formed: nothing of it is read (or copied) per record then.
+            if entry.clean == nil, let malformed = entry.header.malformed { throw malformed }
+        } else {
+            parts.headerSegment = Array(headerSegment)
             // Parse now: a malformed header is reported before the payload, as the check order requires.
             let header = JWSHeader(segment: headerSegment)
             if let malformed = header.malformed { throw malformed }

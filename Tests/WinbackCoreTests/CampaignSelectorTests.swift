@@ -33,6 +33,15 @@ import WinbackCrypto
         return Campaign(id: "wb", audience: .winBack, offerIdentifier: "wb.offer", rules: rules, signatures: [.v1])
     }
 
+    /// A subscription of one transaction, lapsed voluntarily 20 days before `asOf` after `paidDays` paid days.
+    static func lapsed(_ id: String, token: String?, paidDays: Int64, asOf: Int64) -> SubscriptionTimeline {
+        let transaction = SubscriptionTransaction(
+            transactionId: id + "t", originalTransactionId: id, productId: "m", purchaseDate: asOf - (paidDays + 20) * InstantFormat.day,
+            expiresDate: asOf - 20 * InstantFormat.day, appAccountToken: token)
+        return SubscriptionTimeline(
+            transactions: [transaction], renewal: RenewalState(originalTransactionId: id, expirationIntent: 1), asOf: asOf, graceMilliseconds: 0)
+    }
+
     static func rules(_ configure: (inout CampaignRules) -> Void) -> CampaignRules {
         var rules = CampaignRules()
         rules.lapseReasons = [.voluntary]
@@ -82,11 +91,7 @@ import WinbackCrypto
     @Test func oneConsiderationPerAccountCooldownAndCap() {
         let asOf = 100 * InstantFormat.day
         func subscription(_ id: String, token: String?, paidDays: Int64) -> SubscriptionTimeline {
-            let transaction = SubscriptionTransaction(
-                transactionId: id + "t", originalTransactionId: id, productId: "m", purchaseDate: asOf - (paidDays + 20) * InstantFormat.day,
-                expiresDate: asOf - 20 * InstantFormat.day, appAccountToken: token)
-            return SubscriptionTimeline(
-                transactions: [transaction], renewal: RenewalState(originalTransactionId: id, expirationIntent: 1), asOf: asOf, graceMilliseconds: 0)
+            Self.lapsed(id, token: token, paidDays: paidDays, asOf: asOf)
         }
         let timelines = [
             subscription("1", token: "AAAA", paidDays: 10), subscription("2", token: "aaaa", paidDays: 40), subscription("3", token: nil, paidDays: 30),
@@ -107,6 +112,27 @@ import WinbackCrypto
             #expect(mixed.map(\.accountKey) == [key])
             #expect(mixed.map(\.appAccountToken) == [key])
         }
+    }
+
+    /// An account's subscriptions are found wherever they sit in the timelines; the one with the most paid days,
+    /// then the smallest `originalTransactionId` (as a number), speaks for it; accounts come out by code point.
+    @Test func oneSubscriptionPerAccountWhereverItsSubscriptionsAre() {
+        let asOf = 100 * InstantFormat.day
+        func subscription(_ id: String, token: String?, paidDays: Int64) -> SubscriptionTimeline {
+            Self.lapsed(id, token: token, paidDays: paidDays, asOf: asOf)
+        }
+        let timelines = [
+            subscription("10", token: "é-account", paidDays: 30), subscription("20", token: "z-account", paidDays: 5),
+            subscription("9", token: "É-ACCOUNT", paidDays: 30), subscription("30", token: "z-account", paidDays: 6),
+            subscription("40", token: nil, paidDays: 1), subscription("5", token: "é-account", paidDays: 29),
+        ]
+        let selected = Self.selector.select(Self.winBack { _ in }, timelines: timelines, asOf: asOf, coolingDown: [])
+        #expect(selected.map(\.accountKey) == ["40", "z-account", "é-account"])
+        #expect(selected.map(\.originalTransactionId) == ["40", "30", "9"])
+        var capped = Self.winBack { _ in }
+        capped.maxOffers = 2
+        let kept = Self.selector.select(capped, timelines: timelines, asOf: asOf, coolingDown: [])
+        #expect(kept.map(\.accountKey) == ["z-account", "é-account"])
     }
 
     @Test func retentionAndPriceIncreaseNeedRenewalState() {

@@ -24,33 +24,48 @@ public struct CampaignSelector: Sendable {
     /// the rules measured); only the accounts that make the cut become ``EligibleAccount`` values, which
     /// hold eight strings.
     public func select(_ campaign: Campaign, timelines: [SubscriptionTimeline], asOf: Int64, coolingDown: Set<String>) -> [EligibleAccount] {
-        var best: [String: Candidate] = [:]
+        var passed: [(key: String, candidate: Candidate)] = []
         // By index, status first: most subscriptions fail it, and reading two fields copies nothing.
         for index in timelines.indices where campaign.audience.admits(timelines[index].status) && !timelines[index].isFamilyShared {
             guard let qualification = qualification(campaign, timelines[index], asOf: asOf) else { continue }
             let candidate = Candidate(index: index, paidDays: timelines[index].paidDays, qualification: qualification)
-            let key = Self.accountKey(timelines[index])
-            if let existing = best[key] {
-                let isBetter = candidate.paidDays > existing.paidDays
-                    || (candidate.paidDays == existing.paidDays
-                        && IdentifierOrder.less(timelines[index].originalTransactionId, timelines[existing.index].originalTransactionId))
-                if !isBetter { continue }
-            }
-            best[key] = candidate
+            passed.append((Self.accountKey(timelines[index]), candidate))
         }
+        // One subscription per account: in account-key order (a stable sort), the best of each run of equal keys.
+        // Sorting the candidates is needed for the output order anyway, and costs less than a dictionary by key.
+        passed.sort { Self.precedes($0.key, $1.key) }
         var ordered: [(key: String, candidate: Candidate)] = []
-        ordered.reserveCapacity(best.count)
-        for (key, candidate) in best where !coolingDown.contains(key) { ordered.append((key, candidate)) }
-        ordered.sort { lhs, rhs in
-            lhs.candidate.paidDays != rhs.candidate.paidDays ? lhs.candidate.paidDays > rhs.candidate.paidDays : Self.precedes(lhs.key, rhs.key)
+        ordered.reserveCapacity(passed.count)
+        for entry in passed {
+            if let last = ordered.last, CodePointOrder.compare(last.key, entry.key) == 0 {
+                if isBetter(entry.candidate, than: last.candidate, timelines) { ordered[ordered.count - 1] = entry }
+                continue
+            }
+            ordered.append(entry)
         }
-        if let cap = campaign.maxOffers, ordered.count > cap { ordered.removeLast(ordered.count - cap) }
-        ordered.sort { Self.precedes($0.key, $1.key) }
+        passed = []
+        if !coolingDown.isEmpty { ordered.removeAll { coolingDown.contains($0.key) } }
+        if let cap = campaign.maxOffers, ordered.count > cap {
+            // The most paid days (then account key) make the cut; they go back to account-key order.
+            ordered.sort { lhs, rhs in
+                lhs.candidate.paidDays != rhs.candidate.paidDays ? lhs.candidate.paidDays > rhs.candidate.paidDays : Self.precedes(lhs.key, rhs.key)
+            }
+            ordered.removeLast(ordered.count - cap)
+            ordered.sort { Self.precedes($0.key, $1.key) }
+        }
         return ordered.map { key, candidate in
             var account = self.account(campaign, timelines[candidate.index], accountKey: key, paidDays: candidate.paidDays, candidate.qualification)
             if isHoldout(campaign, accountKey: key) { account.variant = .holdout }
             return account
         }
+    }
+
+    /// Of two subscriptions of one account, `candidate` is chosen over `existing`: more paid days, then the
+    /// smaller `originalTransactionId`.
+    private func isBetter(_ candidate: Candidate, than existing: Candidate, _ timelines: [SubscriptionTimeline]) -> Bool {
+        candidate.paidDays > existing.paidDays
+            || (candidate.paidDays == existing.paidDays
+                && IdentifierOrder.less(timelines[candidate.index].originalTransactionId, timelines[existing.index].originalTransactionId))
     }
 
     /// A subscription that passed a campaign's rules, before one is chosen per account.
@@ -70,7 +85,7 @@ public struct CampaignSelector: Sendable {
 
     /// Account keys by code point: UTF-8 bytes sort in code-point order.
     static func precedes(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+        CodePointOrder.less(lhs, rhs)
     }
 
     /// Whether the account is in the campaign's control group.

@@ -29,14 +29,15 @@ public struct RecordText: Sendable {
         }
     }
 
-    /// Calls `body` with the text's UTF-8 bytes, without copying them.
-    public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    /// Calls `body` with the text's UTF-8 bytes, without copying them; what `body` throws is thrown.
+    public func withBytes<T, Failure: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> T) throws(Failure) -> T {
         switch storage {
         case .bytes(let bytes, let range):
-            return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+            return try bytes.withUnsafeBufferPointer { (buffer) throws(Failure) -> T in try body(UnsafeBufferPointer(rebasing: buffer[range])) }
         case .string(let string):
             var string = string
-            return string.withUTF8(body)
+            let outcome = string.withUTF8 { bytes in Swift.Result { () throws(Failure) -> T in try body(bytes) } }
+            return try outcome.get()
         }
     }
 }

@@ -1,0 +1,32 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Strings ordered by code point: their UTF-8 bytes compared with `memcmp` (UTF-8 byte order is code-point
+/// order), shorter first on a common prefix. Equality here is byte equality, not `String`'s canonical
+/// equivalence.
+///
+/// The account keys of a campaign are sorted with it: the generic `utf8.lexicographicallyPrecedes` cost
+/// ~90 ns a comparison, most of a selection at nightly scale.
+public enum CodePointOrder {
+    /// Negative, zero or positive as `lhs` sorts before, with, or after `rhs`.
+    public static func compare(_ lhs: String, _ rhs: String) -> Int {
+        let fast = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                let common = min(left.count, right.count)
+                let order = common == 0 ? 0 : Int(memcmp(left.baseAddress!, right.baseAddress!, common))
+                return order != 0 ? order : left.count - right.count
+            }
+        }
+        if let fast, let order = fast { return order }
+        if lhs.utf8.elementsEqual(rhs.utf8) { return 0 }
+        return lhs.utf8.lexicographicallyPrecedes(rhs.utf8) ? -1 : 1
+    }
+
+    /// `true` when `lhs` sorts before `rhs`.
+    public static func less(_ lhs: String, _ rhs: String) -> Bool {
+        compare(lhs, rhs) < 0
+    }
+}
