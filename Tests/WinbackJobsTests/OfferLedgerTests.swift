@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import WinbackTestSupport
 @testable import WinbackJobs
 
 /// The ledger's own insert (values bound straight to SQLite): what goes in comes back, NULLs and empty
 /// strings kept apart, and a refused row is an error that names the ledger.
 @Suite struct OfferLedgerTests {
     static func ledger() throws -> OfferLedger {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("winback-ledger-\(UUID().uuidString)")
+        let directory = try CommandRunner.temporaryDirectory("ledger")
         return try OfferLedger(path: directory.appendingPathComponent("ledger.sqlite").path)
     }
 

@@ -50,10 +50,8 @@ public struct CommandRunner {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    /// A fresh temporary directory.
+    /// A fresh temporary directory, removed when the test process exits (``TemporaryDirectories``).
     public static func temporaryDirectory(_ name: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("winback-\(name)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TemporaryDirectories.make(name)
     }
 }
