@@ -1,4 +1,5 @@
 import Foundation
+import WinbackCore
 
 #if canImport(Glibc)
     import Glibc
@@ -13,7 +14,7 @@ public enum Glob {
         public var absolutePath: String
 
         public static func < (lhs: Match, rhs: Match) -> Bool {
-            lhs.relativePath.utf8.lexicographicallyPrecedes(rhs.relativePath.utf8)
+            CodePointOrder.less(lhs.relativePath, rhs.relativePath)
         }
     }
 

@@ -33,7 +33,7 @@ public struct CampaignSelector: Sendable {
         }
         // One subscription per account: in account-key order (a stable sort), the best of each run of equal keys.
         // Sorting the candidates is needed for the output order anyway, and costs less than a dictionary by key.
-        passed.sort { Self.precedes($0.key, $1.key) }
+        passed.sort { CodePointOrder.less($0.key, $1.key) }
         var ordered: [(key: String, candidate: Candidate)] = []
         ordered.reserveCapacity(passed.count)
         for entry in passed {
@@ -48,10 +48,10 @@ public struct CampaignSelector: Sendable {
         if let cap = campaign.maxOffers, ordered.count > cap {
             // The most paid days (then account key) make the cut; they go back to account-key order.
             ordered.sort { lhs, rhs in
-                lhs.candidate.paidDays != rhs.candidate.paidDays ? lhs.candidate.paidDays > rhs.candidate.paidDays : Self.precedes(lhs.key, rhs.key)
+                lhs.candidate.paidDays != rhs.candidate.paidDays ? lhs.candidate.paidDays > rhs.candidate.paidDays : CodePointOrder.less(lhs.key, rhs.key)
             }
             ordered.removeLast(ordered.count - cap)
-            ordered.sort { Self.precedes($0.key, $1.key) }
+            ordered.sort { CodePointOrder.less($0.key, $1.key) }
         }
         return ordered.map { key, candidate in
             var account = self.account(campaign, timelines[candidate.index], accountKey: key, paidDays: candidate.paidDays, candidate.qualification)
@@ -81,11 +81,6 @@ public struct CampaignSelector: Sendable {
         var daysSinceLapse: Int64?
         var daysToExpiry: Int64?
         var lapseReason: LapseReason?
-    }
-
-    /// Account keys by code point: UTF-8 bytes sort in code-point order.
-    static func precedes(_ lhs: String, _ rhs: String) -> Bool {
-        CodePointOrder.less(lhs, rhs)
     }
 
     /// Whether the account is in the campaign's control group.

@@ -8,8 +8,10 @@ import Darwin
 /// order), shorter first on a common prefix. Equality here is byte equality, not `String`'s canonical
 /// equivalence.
 ///
-/// The account keys of a campaign are sorted with it: the generic `utf8.lexicographicallyPrecedes` cost
-/// ~90 ns a comparison, most of a selection at nightly scale.
+/// The project's one code-point order (SPEC §10's "text by code point"): report key columns
+/// (``TextOrder``), text identifiers (``IdentifierOrder``), account keys, campaign ids, input paths.
+/// Sorting a campaign's account keys with the generic `utf8.lexicographicallyPrecedes` cost ~90 ns a
+/// comparison, most of a selection at nightly scale.
 public enum CodePointOrder {
     /// Negative, zero or positive as `lhs` sorts before, with, or after `rhs`.
     public static func compare(_ lhs: String, _ rhs: String) -> Int {

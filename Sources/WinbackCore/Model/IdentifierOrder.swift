@@ -7,7 +7,7 @@ public enum IdentifierOrder {
             if left.count != right.count { return left.count < right.count }
             return left.lexicographicallyPrecedes(right)
         }
-        return lhs.unicodeScalars.lexicographicallyPrecedes(rhs.unicodeScalars)
+        return CodePointOrder.less(lhs, rhs)
     }
 
     /// The digits without leading zeros, when `text` is a non-empty digit string.

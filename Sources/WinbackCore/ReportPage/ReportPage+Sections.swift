@@ -5,8 +5,6 @@ extension ReportPage {
         "<div class=\"figure\">\(HTMLText.escape(caption))<b data-column=\"\(HTMLText.escape(column))\" data-value=\"\(HTMLText.escape(value))\">\(HTMLText.escape(display))</b></div>"
     }
 
-    static func textOrder(_ a: String, _ b: String) -> Bool { a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) }
-
     // MARK: Active paid subscriptions
 
     static func activeSection(_ content: ReportPageContent) -> String {
@@ -254,7 +252,7 @@ extension ReportPage {
             cell.retained += table.integer(row, "retained")
             cells[cohort, default: [:]][index] = cell
         }
-        let cohorts = Array(cells.keys.sorted(by: textOrder).suffix(maximumCohorts))
+        let cohorts = Array(cells.keys.sorted(by: CodePointOrder.less).suffix(maximumCohorts))
         let columns = Array(0...min(maximumIndex, maximumPeriods - 1))
         let grid = cohorts.map { cohort in
             columns.map { index -> Heatmap.Cell in

@@ -168,7 +168,7 @@ public struct ChurnReport: Sendable {
     public func rows(productGroups: [String: String]) -> [[String?]] {
         var rows: [[String?]] = []
         for (index, period) in periods.enumerated() {
-            for product in cells[index].keys.sorted(by: { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }) {
+            for product in cells[index].keys.sorted(by: CodePointOrder.less) {
                 guard let counts = cells[index][product], !counts.isZero else { continue }
                 var row: [String?] = [
                     period.label, product, productGroups[product], String(counts.activeStart), String(counts.activeEnd),

@@ -16,7 +16,7 @@ public enum ExpirationReasonsReport {
             perProduct[key.product, default: 0] += 1
         }
         let sorted = counts.keys.sorted { lhs, rhs in
-            if lhs.product != rhs.product { return lhs.product.unicodeScalars.lexicographicallyPrecedes(rhs.product.unicodeScalars) }
+            if lhs.product != rhs.product { return CodePointOrder.less(lhs.product, rhs.product) }
             if lhs.reason != rhs.reason { return TextOrder.less(lhs.reason, rhs.reason) }
             return TextOrder.less(lhs.intent, rhs.intent)
         }

@@ -50,7 +50,7 @@ public enum RetentionCohortsReport {
         }
         var rows: [[String?]] = []
         let keys = slots.keys.sorted { lhs, rhs in
-            lhs.month != rhs.month ? lhs.month < rhs.month : lhs.product.unicodeScalars.lexicographicallyPrecedes(rhs.product.unicodeScalars)
+            lhs.month != rhs.month ? lhs.month < rhs.month : CodePointOrder.less(lhs.product, rhs.product)
         }
         for key in keys {
             guard let slot = slots[key] else { continue }

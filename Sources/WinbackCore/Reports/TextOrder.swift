@@ -5,7 +5,7 @@ public enum TextOrder {
         case (nil, nil): return false
         case (nil, _): return true
         case (_, nil): return false
-        case (let left?, let right?): return left.unicodeScalars.lexicographicallyPrecedes(right.unicodeScalars)
+        case (let left?, let right?): return CodePointOrder.less(left, right)
         }
     }
 

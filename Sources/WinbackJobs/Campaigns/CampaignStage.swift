@@ -26,7 +26,7 @@ struct CampaignStage {
     func plan(calendar: ReportCalendar) throws -> [CampaignPlan] {
         let asOf = calendar.asOfLabel
         let dayNumber = InstantFormat.days(year: Int64(calendar.year), month: Int64(calendar.month), day: Int64(calendar.day))
-        return try campaigns.sorted(by: { $0.id.unicodeScalars.lexicographicallyPrecedes($1.id.unicodeScalars) }).map { campaign in
+        return try campaigns.sorted(by: { CodePointOrder.less($0.id, $1.id) }).map { campaign in
             let stored = try ledger?.selections(campaign: campaign.id, asOf: asOf) ?? []
             var coolingDown: Set<String> = []
             if stored.isEmpty, campaign.cooldownDays > 0, let ledger {

@@ -22,7 +22,7 @@ public enum InputDiscovery {
                 byPath[match.relativePath] = InputFile(relativePath: match.relativePath, absolutePath: match.absolutePath, format: format)
             }
         }
-        let files = byPath.values.sorted { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) }
+        let files = byPath.values.sorted { CodePointOrder.less($0.relativePath, $1.relativePath) }
         return (files, warnings)
     }
 }
