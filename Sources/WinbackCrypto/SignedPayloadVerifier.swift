@@ -36,7 +36,9 @@ public struct SignedPayloadVerifier: Sendable {
         var payload: JSONValue = .null
         /// The payload decoded by ``FastPayloadDecoder`` (then ``payload`` stays `null`).
         var fast: (signedDate: Int64, kept: KeptPayload)?
+        /// The signature's bytes, unless they were decoded into the lane's ``HeaderLane/signature``.
         var signature: [UInt8] = []
+        var isSignatureInLane = false
         var digest: SHA256.Digest?
         /// The lane's clock and the hashing's nanoseconds, when this record's signature check is being timed.
         var timing: (clock: SignatureClock, hashNanoseconds: Int64)?
@@ -82,9 +84,9 @@ public struct SignedPayloadVerifier: Sendable {
             if seconds < clean.validFrom || seconds > clean.validUntil {
                 try Self.requireValidity(entry.chain?.validityWindows ?? [], at: signedDate)
             }
-            try Self.requireSignature(parts, key: clean.leafKey)
+            try Self.requireSignature(parts, key: clean.leafKey, lane: lane)
         } else {
-            try Self.checkOneByOne(parts, entry: entry)
+            try Self.checkOneByOne(parts, entry: entry, lane: lane)
         }
         if let fast = parts.fast { return .kept(fast.kept) }
         let (payload, warnings) = try decoder.decode(parts.payload, as: kind)
@@ -92,7 +94,7 @@ public struct SignedPayloadVerifier: Sendable {
     }
 
     /// Every check in SPEC §10 order, for a header or chain that failed one (the first failure is thrown).
-    private static func checkOneByOne(_ parts: Parts, entry: JWSHeaderCache.Entry) throws(RecordFailure) {
+    private static func checkOneByOne(_ parts: Parts, entry: JWSHeaderCache.Entry, lane: HeaderLane?) throws(RecordFailure) {
         if let failure = entry.header.malformed { throw failure }
         try requireObject(parts)
         if let failure = entry.header.algorithmFailure { throw failure }
@@ -103,7 +105,7 @@ public struct SignedPayloadVerifier: Sendable {
         if let failure = chain.chainFailure { throw failure }
         try requireValidity(chain.validityWindows, at: signedDate)
         if let failure = chain.oidFailure { throw failure }
-        try requireSignature(parts, key: chain.leafKey)
+        try requireSignature(parts, key: chain.leafKey, lane: lane)
     }
 
     private static func requireObject(_ parts: Parts) throws(RecordFailure) {
@@ -134,13 +136,17 @@ public struct SignedPayloadVerifier: Sendable {
     }
 
     /// The 64-byte ES256 signature (r‖s) over the signing input verifies with `key`.
-    private static func requireSignature(_ parts: Parts, key: P256.Signing.PublicKey?) throws(RecordFailure) {
-        guard parts.signature.count == 64 else {
-            throw RecordFailure(.invalidSignature, "signature: expected 64 bytes (r‖s), found \(parts.signature.count)")
+    private static func requireSignature(_ parts: Parts, key: P256.Signing.PublicKey?, lane: HeaderLane?) throws(RecordFailure) {
+        let signature: P256.Signing.ECDSASignature?
+        if parts.isSignatureInLane, let lane {
+            signature = lane.signature
+        } else {
+            guard parts.signature.count == 64 else {
+                throw RecordFailure(.invalidSignature, "signature: expected 64 bytes (r‖s), found \(parts.signature.count)")
+            }
+            signature = try? P256.Signing.ECDSASignature(rawRepresentation: parts.signature)
         }
-        guard let key, let digest = parts.digest, let signature = try? P256.Signing.ECDSASignature(rawRepresentation: parts.signature),
-            isValid(signature, digest, key, timedBy: parts.timing)
-        else {
+        guard let key, let digest = parts.digest, let signature, isValid(signature, digest, key, timedBy: parts.timing) else {
             throw RecordFailure(.invalidSignature, "ES256 signature does not verify with the leaf key")
         }
     }
@@ -217,10 +223,15 @@ public struct SignedPayloadVerifier: Sendable {
             }
         }
         try payload.get()
-        guard let signature = Base64.decodeURL(buffer: UnsafeBufferPointer(rebasing: bytes[(dots.1 + 1)...])) else {
-            throw RecordFailure(.malformedJWS, "signature segment is not base64url")
+        let signatureSegment = UnsafeBufferPointer(rebasing: bytes[(dots.1 + 1)...])
+        if let lane, lane.decodeSignature(signatureSegment) {
+            parts.isSignatureInLane = true
+        } else {
+            guard let signature = Base64.decodeURL(buffer: signatureSegment) else {
+                throw RecordFailure(.malformedJWS, "signature segment is not base64url")
+            }
+            parts.signature = signature
         }
-        parts.signature = signature
         if let cached = parts.header {
             // The same digest as hashing the whole signing input: SHA-256 continued over the payload from
             // the state after the (byte-identical, memcmp-checked) header and its dot.

@@ -105,6 +105,42 @@ import WinbackTestSupport
         }
     }
 
+    /// A lane decodes each signature into the one signature value it keeps: a record after a bad one is
+    /// checked against its own bytes, and a segment the lane does not take (padded, short, a character
+    /// outside the alphabet) is judged as without a lane.
+    @Test func aLanesReusedSignatureIsEachRecordsOwn() async throws {
+        let vectors = try ConformanceVectors()
+        let verifier = try vectors.verifier()
+        let lane = HeaderLane()
+        let transaction = vectors.string("signed_transaction")
+        let renewal = vectors.string("signed_renewal_info")
+        let signature = try #require(transaction.split(separator: ".").last)
+        #expect(signature.utf8.count == 86)
+        let head = String(transaction.dropLast(86))
+        func flipped(_ offset: Int) -> String {
+            let index = signature.index(signature.startIndex, offsetBy: offset)
+            return head + signature[..<index] + (signature[index] == "A" ? "B" : "A") + signature[signature.index(after: index)...]
+        }
+        let sequence: [(String, PayloadKind, RejectCode?)] = [
+            (transaction, .transaction, nil),
+            (flipped(40), .transaction, .invalidSignature),
+            (renewal, .renewalInfo, nil),
+            (head + signature.dropLast() + "*", .transaction, .malformedJWS),
+            (transaction + "==", .transaction, nil),
+            (head + signature.dropLast(2), .transaction, .invalidSignature),
+            (flipped(0), .transaction, .invalidSignature),
+            (transaction, .transaction, nil),
+        ]
+        for (jws, kind, expected) in sequence {
+            do {
+                _ = try await verifier.verify(RecordText(jws), as: kind, keeping: nil, lane: lane)
+                #expect(expected == nil, "accepted \(jws.suffix(90)), expected \(String(describing: expected))")
+            } catch {
+                #expect(error.code == expected, "\(jws.suffix(90)): \(error.message)")
+            }
+        }
+    }
+
     @Test func signedTransactionVerifiesAndDecodesToTheListedFields() async throws {
         let vectors = try ConformanceVectors()
         let (payload, warnings) = try await vectors.verifier().verify(vectors.string("signed_transaction"), as: .transaction)
