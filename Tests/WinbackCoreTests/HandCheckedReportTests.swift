@@ -116,6 +116,32 @@ import WinbackCore
         ])
     }
 
+    /// The bytes `subscriptions.csv` is written with are the CSV line of the row, for every subscription here
+    /// and for fields that need quoting, capitals in a token, a negative or wide-year instant and absent ones.
+    @Test func subscriptionLinesAreTheRowsCSV() throws {
+        let (model, calendar) = try Self.model()
+        var edge = Self.tx("e,1", "e1", "p\"q", "2026-01-10", "2026-02-10")
+        edge.appAccountToken = "ABCDEF01-0000-4000-8000-00000000000A"
+        edge.storefront = "line\nbreak"
+        edge.purchaseDate = -1
+        let wide = Self.tx("w", "w1", "m", "2026-01-10", "2026-02-10", offer: (2, "a,b", "PAY_UP_FRONT", "P1Y"))
+        var later = wide
+        later.transactionId = "w2"
+        later.purchaseDate = 400_000_000_000_000
+        later.expiresDate = 400_000_100_000_000
+        let renewals = ["w": RenewalState(originalTransactionId: "w", autoRenewStatus: 1, eligibleWinBackOfferIds: ["x", "y,z"])]
+        let edges = SubscriptionModel(transactions: [edge, wide, later], renewals: renewals, asOf: calendar.asOf, gracePeriodDays: 16)
+        let timelines = model.timelines + edges.timelines
+        #expect(timelines.count == 14)
+        for timeline in timelines {
+            var written: [UInt8] = [7]
+            SubscriptionsReport.append(timeline, to: &written)
+            var expected: [UInt8] = [7]
+            CSVFormat.append(SubscriptionsReport.row(timeline), to: &expected)
+            #expect(String(decoding: written, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        }
+    }
+
     @Test func subscriptionRowsForTheEdgeCases() throws {
         let (model, _) = try Self.model()
         let rows = Dictionary(uniqueKeysWithValues: model.timelines.map { ($0.originalTransactionId, SubscriptionsReport.row($0)) })

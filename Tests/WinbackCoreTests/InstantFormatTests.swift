@@ -10,6 +10,14 @@ import WinbackCore
         #expect(InstantFormat.iso8601(milliseconds: milliseconds) == expected)
     }
 
+    /// Appending writes the text `iso8601` returns, in the four-digit years and outside them.
+    @Test(arguments: [0, -1, 1_795_352_104_214, 253_402_300_799_999, 253_402_300_800_000, -62_167_219_200_001, Int64.max / 2] as [Int64])
+    func appendsTheSameText(_ milliseconds: Int64) {
+        var bytes: [UInt8] = [0x2C]
+        InstantFormat.appendISO8601(milliseconds: milliseconds, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "," + InstantFormat.iso8601(milliseconds: milliseconds))
+    }
+
     @Test func daysRoundTrip() {
         for days in stride(from: Int64(-1000), through: 30_000, by: 37) {
             let (year, month, day) = InstantFormat.civil(fromDays: days)

@@ -91,8 +91,7 @@ public struct CampaignSelector: Sendable {
     /// The account key: `X.appAccountToken` lower-cased, else the `originalTransactionId`.
     public static func accountKey(_ timeline: SubscriptionTimeline) -> String {
         guard let token = timeline.latest.appAccountToken else { return timeline.originalTransactionId }
-        // Tokens are usually stored lower-case already: then the string is shared, not rebuilt.
-        return token.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A || $0 >= 0x80 }) ? token.lowercased() : token
+        return ByteSpelling.lowercased(token)
     }
 
     /// Whether `timeline` passes `campaign`'s rules, and what they measured; its status is one the audience

@@ -23,6 +23,12 @@ enum ByteSpelling {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
+    /// `text.lowercased()`, without building a new string when there is nothing to lower-case (no ASCII
+    /// capital, nothing outside ASCII): tokens are usually stored lower-case already.
+    static func lowercased(_ text: String) -> String {
+        text.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A || $0 >= 0x80 }) ? text.lowercased() : text
+    }
+
     /// Both absent, or the string's UTF-8 is exactly `bytes`.
     static func matches(_ string: String?, _ bytes: UnsafeBufferPointer<UInt8>?) -> Bool {
         switch (string, bytes) {

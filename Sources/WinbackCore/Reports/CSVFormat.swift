@@ -14,12 +14,13 @@ public enum CSVFormat {
         for index in fields.indices {
             if index > 0 { output.append(0x2C) }
             guard var field = fields[index] else { continue }
-            field.withUTF8 { append(field: $0, to: &output) }
+            field.withUTF8 { appendField($0, to: &output) }
         }
         output.append(0x0A)
     }
 
-    private static func append(field bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    /// Appends one field's bytes, quoted if they need it (no separator).
+    static func appendField(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         guard bytes.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) else {
             output.append(contentsOf: bytes)
             return

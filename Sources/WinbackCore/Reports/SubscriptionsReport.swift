@@ -2,21 +2,50 @@
 public enum SubscriptionsReport {
     /// The row of one subscription, in ``ReportSchema/subscriptions`` column order.
     public static func row(_ timeline: SubscriptionTimeline) -> [String?] {
+        var fields = TextRowFields()
+        write(timeline, to: &fields)
+        return fields.values
+    }
+
+    /// Appends the CSV line of ``row(_:)`` to `output`, the bytes `CSVFormat.append(row(timeline), to:)`
+    /// appends, without building the row's strings.
+    public static func append(_ timeline: SubscriptionTimeline, to output: inout [UInt8]) {
+        var fields = CSVRowFields(bytes: [])
+        swap(&fields.bytes, &output)
+        write(timeline, to: &fields)
+        fields.finishLine()
+        swap(&fields.bytes, &output)
+    }
+
+    private static func write(_ timeline: SubscriptionTimeline, to fields: inout some RowFields) {
         let latest = timeline.latest
         let renewal = timeline.renewal
         let lapse = timeline.finalLapse
         let lastOffer = timeline.lastOfferTransaction
-        func instant(_ value: Int64?) -> String? { value.map { InstantFormat.iso8601(milliseconds: $0) } }
-        return [
-            timeline.originalTransactionId, latest.appAccountToken?.lowercased(), latest.appTransactionId, latest.subscriptionGroupId,
-            latest.productId, latest.storefront, latest.ownership, timeline.status.rawValue,
-            instant(timeline.transactions.first?.purchaseDate), instant(latest.purchaseDate), instant(latest.expiresDate),
-            instant(lapse?.at), lapse?.reason.rawValue, renewal?.autoRenewStatus.map(String.init),
-            renewal?.expirationIntent.map(String.init), renewal?.priceIncreaseStatus.map(String.init),
-            renewal?.isInBillingRetryPeriod.map { $0 ? "true" : "false" }, instant(renewal?.gracePeriodExpiresDate),
-            String(timeline.paidPeriods), String(timeline.paidDays), String(timeline.consecutivePaidDays),
-            lastOffer?.offerType.map(String.init), lastOffer?.offerIdentifier, renewal?.eligibleWinBackOfferIds?.joined(separator: ";"),
-            renewal?.autoRenewProductId,
-        ]
+        fields.text(timeline.originalTransactionId)
+        fields.text(latest.appAccountToken.map(ByteSpelling.lowercased))
+        fields.text(latest.appTransactionId)
+        fields.text(latest.subscriptionGroupId)
+        fields.text(latest.productId)
+        fields.text(latest.storefront)
+        fields.text(latest.ownership)
+        fields.text(timeline.status.rawValue)
+        fields.instant(timeline.transactions.first?.purchaseDate)
+        fields.instant(latest.purchaseDate)
+        fields.instant(latest.expiresDate)
+        fields.instant(lapse?.at)
+        fields.text(lapse?.reason.rawValue)
+        fields.integer(renewal?.autoRenewStatus.map(Int64.init))
+        fields.integer(renewal?.expirationIntent.map(Int64.init))
+        fields.integer(renewal?.priceIncreaseStatus.map(Int64.init))
+        fields.text(renewal?.isInBillingRetryPeriod.map { $0 ? "true" : "false" })
+        fields.instant(renewal?.gracePeriodExpiresDate)
+        fields.integer(Int64(timeline.paidPeriods))
+        fields.integer(timeline.paidDays)
+        fields.integer(timeline.consecutivePaidDays)
+        fields.integer(lastOffer?.offerType.map(Int64.init))
+        fields.text(lastOffer?.offerIdentifier)
+        fields.text(renewal?.eligibleWinBackOfferIds?.joined(separator: ";"))
+        fields.text(renewal?.autoRenewProductId)
     }
 }

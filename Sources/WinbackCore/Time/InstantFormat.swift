@@ -5,14 +5,40 @@ public enum InstantFormat {
 
     /// `YYYY-MM-DDTHH:MM:SS.sssZ`, e.g. `0` → `1970-01-01T00:00:00.000Z`.
     public static func iso8601(milliseconds: Int64) -> String {
-        let days = floorDivide(milliseconds, day)
-        let msOfDay = milliseconds - days * day
-        let (year, month, dayOfMonth) = civil(fromDays: days)
-        guard (0...9999).contains(year) else {
-            return "\(pad(year, 4))-\(pad(month, 2))-\(pad(dayOfMonth, 2))T\(pad(msOfDay / 3_600_000, 2)):\(pad(msOfDay / 60_000 % 60, 2)):\(pad(msOfDay / 1000 % 60, 2)).\(pad(msOfDay % 1000, 3))Z"
-        }
+        guard let fields = Fields(milliseconds: milliseconds) else { return wideISO8601(milliseconds: milliseconds) }
         // Fixed-width fast path: one allocation per instant (reports format millions of them).
         return String(unsafeUninitializedCapacity: 24) { buffer in
+            fields.write(into: buffer)
+            return 24
+        }
+    }
+
+    /// Appends ``iso8601(milliseconds:)``'s text to `output` as UTF-8, building no `String` for the years
+    /// 0–9999 (a report row writes its instants straight into the bytes it compresses).
+    public static func appendISO8601(milliseconds: Int64, to output: inout [UInt8]) {
+        guard let fields = Fields(milliseconds: milliseconds) else {
+            output.append(contentsOf: wideISO8601(milliseconds: milliseconds).utf8)
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            fields.write(into: buffer)
+            output.append(contentsOf: buffer)
+        }
+    }
+
+    /// The calendar fields of an instant whose year has four digits.
+    private struct Fields {
+        let year, month, dayOfMonth, msOfDay: Int64
+
+        init?(milliseconds: Int64) {
+            let days = InstantFormat.floorDivide(milliseconds, InstantFormat.day)
+            msOfDay = milliseconds - days * InstantFormat.day
+            (year, month, dayOfMonth) = InstantFormat.civil(fromDays: days)
+            guard (0...9999).contains(year) else { return nil }
+        }
+
+        /// The 24 bytes of the text into `buffer` (at least 24 bytes).
+        func write(into buffer: UnsafeMutableBufferPointer<UInt8>) {
             func put(_ value: Int64, _ width: Int, at offset: Int) {
                 var value = value
                 for position in stride(from: offset + width - 1, through: offset, by: -1) {
@@ -34,8 +60,15 @@ public enum InstantFormat {
             buffer[19] = UInt8(ascii: ".")
             put(msOfDay % 1000, 3, at: 20)
             buffer[23] = UInt8(ascii: "Z")
-            return 24
         }
+    }
+
+    /// The text of an instant outside the years 0–9999 (a sign or a fifth digit widens the year).
+    private static func wideISO8601(milliseconds: Int64) -> String {
+        let days = floorDivide(milliseconds, day)
+        let msOfDay = milliseconds - days * day
+        let (year, month, dayOfMonth) = civil(fromDays: days)
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(dayOfMonth, 2))T\(pad(msOfDay / 3_600_000, 2)):\(pad(msOfDay / 60_000 % 60, 2)):\(pad(msOfDay / 1000 % 60, 2)).\(pad(msOfDay % 1000, 3))Z"
     }
 
     /// `YYYY-MM-DD` of a day number (days since 1970-01-01).

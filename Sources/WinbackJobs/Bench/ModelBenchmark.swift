@@ -81,7 +81,7 @@ public enum ModelBenchmark {
         let aggregateSeconds = Double(DispatchTime.now().uptimeNanoseconds - aggregateStart) / 1e9
         writerSeconds.append(("aggregates", .double((aggregateSeconds * 1000).rounded() / 1000)))
         let tables: [(ReportSchema, (ReportFileWriter) throws -> Void)] = [
-            (.subscriptions, { writer in for timeline in model.timelines { try writer.write(row: SubscriptionsReport.row(timeline)) } }),
+            (.subscriptions, { writer in for timeline in model.timelines { try writer.write { SubscriptionsReport.append(timeline, to: &$0) } } }),
             (.churnMonthly, { writer in for row in reports.churnMonthlyRows { try writer.write(row: row) } }),
             (.churnDaily, { writer in for row in reports.churnDaily.rows(productGroups: model.productGroups) { try writer.write(row: row) } }),
             (.expirationReasons, { writer in for row in reports.expirationReasons { try writer.write(row: row) } }),

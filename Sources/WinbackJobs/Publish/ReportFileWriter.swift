@@ -63,6 +63,12 @@ final class ReportFileWriter {
         try rowAppended()
     }
 
+    /// Appends a CSV line that `appendLine` writes into the pending bytes itself (with its newline).
+    func write(appendingLine appendLine: (inout [UInt8]) -> Void) throws(JobError) {
+        appendLine(&pending)
+        try rowAppended()
+    }
+
     /// Counts the row just appended to ``pending`` and compresses the pending bytes once there are 64 KiB.
     private func rowAppended() throws(JobError) {
         rows += 1

@@ -80,7 +80,7 @@ public enum RunJob {
         // The aggregates compute on the other cores while this one writes the largest file.
         async let concurrentReports = RunReports.concurrent(model: model, calendar: calendar)
         let subscriptions = try ReportFileWriter(directory: temporary, schema: .subscriptions, isCSV: true)
-        for timeline in model.timelines { try subscriptions.write(row: SubscriptionsReport.row(timeline)) }
+        for timeline in model.timelines { try subscriptions.write { SubscriptionsReport.append(timeline, to: &$0) } }
         outputs.append(try subscriptions.finish())
         let reports = await concurrentReports
         let tables: [(ReportSchema, [[String?]])] = [
