@@ -65,9 +65,14 @@ public struct SubscriptionTimeline: Sendable {
     /// The segments, ordered by time, where one transaction is the covering one.
     public var segments: [Segment] {
         if let explicitSegments { return explicitSegments }
-        return transactions.indices.map { index in
-            Segment(start: transactions[index].purchaseDate, end: coverage(index)?.upperBound ?? transactions[index].purchaseDate, transaction: index)
-        }
+        return transactions.indices.map(segment)
+    }
+    /// The number of ``segments``.
+    public var segmentCount: Int { explicitSegments?.count ?? transactions.count }
+    /// Segment `index` of ``segments``, without building the array (a report reads every subscription's).
+    public func segment(_ index: Int) -> Segment {
+        if let explicitSegments { return explicitSegments[index] }
+        return Segment(start: transactions[index].purchaseDate, end: coverage(index)?.upperBound ?? transactions[index].purchaseDate, transaction: index)
     }
     /// The segments when they differ from the coverages. `nil` in the common case — every coverage
     /// non-empty and each ending by the time the next one starts — where segment `i` is coverage `i`:
@@ -235,22 +240,20 @@ public struct SubscriptionTimeline: Sendable {
 
     private func paidDays(within window: Range<Int64>) -> Int64 {
         guard !window.isEmpty else { return 0 }
-        var intervals: [Range<Int64>] = []
+        // The transactions are ordered by purchase date, so the paid intervals come ordered by start and are
+        // merged as they come: no array of them, no sort (the report and the selector ask every subscription).
+        var total: Int64 = 0
+        var current: Range<Int64>? = nil
         for index in transactions.indices {
             guard transactions[index].isPaid, let coverage = coverage(index) else { continue }
             let start = max(coverage.lowerBound, window.lowerBound)
             let end = min(coverage.upperBound, window.upperBound)
-            if start < end { intervals.append(start..<end) }
-        }
-        intervals.sort { $0.lowerBound < $1.lowerBound }
-        var total: Int64 = 0
-        var current: Range<Int64>? = nil
-        for interval in intervals {
-            if let active = current, interval.lowerBound <= active.upperBound {
-                current = active.lowerBound..<max(active.upperBound, interval.upperBound)
+            guard start < end else { continue }
+            if let active = current, start <= active.upperBound {
+                current = active.lowerBound..<max(active.upperBound, end)
             } else {
                 if let active = current { total += active.upperBound - active.lowerBound }
-                current = interval
+                current = start..<end
             }
         }
         if let active = current { total += active.upperBound - active.lowerBound }
@@ -258,7 +261,11 @@ public struct SubscriptionTimeline: Sendable {
     }
 
     /// Paid transactions not revoked before `T`.
-    public var paidPeriods: Int { transactions.indices.filter { transactions[$0].isPaid && revocation($0) == nil }.count }
+    public var paidPeriods: Int {
+        var count = 0
+        for index in transactions.indices where transactions[index].isPaid && revocation(index) == nil { count += 1 }
+        return count
+    }
 
     /// The end of the last span when the status is not `active` (`lapsed_at`), with that lapse's reason.
     public var finalLapse: (at: Int64, reason: LapseReason)? {

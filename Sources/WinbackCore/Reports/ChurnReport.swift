@@ -51,6 +51,8 @@ public struct ChurnReport: Sendable {
         let periods: [ReportPeriod]
         var productIndex: [String: Int] = [:]
         var products: [String] = []
+        /// The product looked up last and its index.
+        private var lastProduct: (id: String, index: Int)?
         /// Product → period → count (the deltas have one more slot, for the end of the last run).
         var activeStartDeltas: [[Int]] = []
         var activeEndDeltas: [[Int]] = []
@@ -90,7 +92,14 @@ public struct ChurnReport: Sendable {
         }
 
         mutating func index(of product: String) -> Int {
-            if let index = productIndex[product] { return index }
+            // A subscription's transactions share their product's string, and most have one product.
+            if let last = lastProduct, last.id == product { return last.index }
+            let index = productIndex[product] ?? addProduct(product)
+            lastProduct = (product, index)
+            return index
+        }
+
+        private mutating func addProduct(_ product: String) -> Int {
             let index = products.count
             productIndex[product] = index
             products.append(product)
@@ -102,7 +111,8 @@ public struct ChurnReport: Sendable {
         }
 
         mutating func add(_ timeline: SubscriptionTimeline) {
-            for segment in timeline.segments {
+            for position in 0..<timeline.segmentCount {
+                let segment = timeline.segment(position)
                 let transaction = timeline.transactions[segment.transaction]
                 guard transaction.isPaid else { continue }
                 // active_start: periods whose start p0 is in [start, end).
