@@ -5,25 +5,88 @@
 #endif
 
 /// Reads a file in chunks with POSIX `read(2)`; closes it when released.
+///
+/// With `direct`, the file is read with `O_DIRECT` where its file system allows it: whole aligned chunks
+/// (``directChunkSize``) go from the disk into a buffer of this source's own, bypassing the page cache,
+/// and are copied out from there. An export is read once per run, and on this project's nightly machine
+/// the page cache did not keep it between runs: a buffered read then copied every byte out of freshly
+/// allocated cache pages, ~1.3 s of system CPU per GB, against ~0.1 s for direct reads (`dd`, 400 MB).
+/// A file system without `O_DIRECT` (tmpfs) gets plain reads.
 public final class FileByteSource: ByteSource {
-    private let descriptor: Int32
+    private var descriptor: Int32
     public let path: String
+    /// The aligned chunk direct reads land in (`nil` for plain reads) and the part not handed out yet.
+    private var chunk: UnsafeMutableRawBufferPointer?
+    private var chunkStart = 0
+    private var chunkEnd = 0
+    /// Bytes per direct read: a multiple of every block size `O_DIRECT` requires alignment to.
+    public static let directChunkSize = 1 << 20
 
-    /// Opens `path` for reading or throws ``IOError`` naming it and the OS reason.
-    public init(path: String) throws(IOError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw IOError(path: path, reason: String(cString: strerror(errno))) }
-        self.descriptor = descriptor
+    /// Linux's `O_DIRECT`, which Glibc's Swift module leaves out (it needs `_GNU_SOURCE`); its value
+    /// differs between architectures, and on others no direct reads are tried.
+    #if os(Linux) && arch(x86_64)
+    private static let directFlag: Int32? = 0o40000
+    #elseif os(Linux) && arch(arm64)
+    private static let directFlag: Int32? = 0o200000
+    #else
+    private static let directFlag: Int32? = nil
+    #endif
+
+    /// Opens `path` for reading (with `O_DIRECT` when `direct` and the file system allows it) or throws
+    /// ``IOError`` naming it and the OS reason.
+    public init(path: String, direct: Bool = false) throws(IOError) {
         self.path = path
+        descriptor = -1
+        if direct, let flag = Self.directFlag {
+            descriptor = open(path, O_RDONLY | O_CLOEXEC | flag)
+            if descriptor >= 0 { chunk = .allocate(byteCount: Self.directChunkSize, alignment: 4096) }
+        }
+        if descriptor < 0 { descriptor = open(path, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw IOError(path: path, reason: String(cString: strerror(errno))) }
     }
 
-    deinit { close(descriptor) }
+    deinit {
+        close(descriptor)
+        chunk?.deallocate()
+    }
+
+    /// Whether reads bypass the page cache.
+    public var isDirect: Bool { chunk != nil }
 
     public func read(into destination: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let base = destination.baseAddress, destination.count > 0 else { return 0 }
+        guard let chunk else { return try read(base, count: destination.count) }
+        if chunkStart == chunkEnd {
+            chunkStart = 0
+            chunkEnd = try readDirect(chunk)
+            if !isDirect { return try read(into: destination) }
+        }
+        let count = min(destination.count, chunkEnd - chunkStart)
+        base.copyMemory(from: chunk.baseAddress! + chunkStart, byteCount: count)
+        chunkStart += count
+        return count
+    }
+
+    /// One direct read into `buffer`. A file system that rejects it (`EINVAL`) turns this source into a
+    /// plain one (the file position has not moved) and 0 is returned.
+    private func readDirect(_ buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
-            let count = Glibc.read(descriptor, base, destination.count)
+            let count = Glibc.read(descriptor, buffer.baseAddress!, buffer.count)
             if count >= 0 { return count }
+            if errno == EINTR { continue }
+            if errno == EINVAL, let flag = Self.directFlag, fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~flag) == 0 {
+                chunk?.deallocate()
+                chunk = nil
+                return 0
+            }
+            throw IOError(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    private func read(_ base: UnsafeMutableRawPointer, count: Int) throws -> Int {
+        while true {
+            let read = Glibc.read(descriptor, base, count)
+            if read >= 0 { return read }
             if errno != EINTR { throw IOError(path: path, reason: String(cString: strerror(errno))) }
         }
     }

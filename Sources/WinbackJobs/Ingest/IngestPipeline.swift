@@ -70,7 +70,7 @@ public struct IngestPipeline: Sendable {
                 if firstError != nil { break }
                 let fileSource: FileByteSource
                 do {
-                    fileSource = try FileByteSource(path: file.absolutePath)
+                    fileSource = try FileByteSource(path: file.absolutePath, direct: true)
                 } catch let error as IOError {
                     throw JobError.io(IOError(path: file.relativePath, reason: error.reason))
                 }
