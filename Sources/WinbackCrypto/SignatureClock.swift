@@ -13,14 +13,15 @@ import Darwin
 /// One check in ``interval`` is timed (two clock reads around each part: the hashing, then the ECDSA
 /// verification); the estimate for all checks is their mean times ``checks``. The cost of reading the
 /// clock, measured once per clock, is subtracted.
-/// Not thread-safe: one worker's ``HeaderLane`` owns one.
+/// Not thread-safe: one worker's ``HeaderLane`` owns one (and, like the lane, its counters skip the runtime
+/// exclusivity check).
 public final class SignatureClock: @unchecked Sendable {
     /// Checks made with a cached header (the fast path, all but a record per distinct header).
-    public private(set) var checks = 0
+    @exclusivity(unchecked) public private(set) var checks = 0
     /// Checks timed.
-    public private(set) var sampled = 0
+    @exclusivity(unchecked) public private(set) var sampled = 0
     /// Thread CPU nanoseconds of the timed checks.
-    public private(set) var sampledNanoseconds: Int64 = 0
+    @exclusivity(unchecked) public private(set) var sampledNanoseconds: Int64 = 0
     /// Every how many checks one is timed.
     public static let interval = 64
     /// Nanoseconds a pair of back-to-back clock reads shows with nothing between them.

@@ -6,13 +6,14 @@
 /// (equal to the shared instances, `==` and `hash` alike), so a worker touches only memory no other
 /// core writes; the shared tables are consulted once per combination a lane has not seen.
 ///
-/// Not thread-safe: one task uses a lane at a time (the ingest hands lanes out from a pool).
+/// Not thread-safe: one task uses a lane at a time (the ingest hands lanes out from a pool). Its tables
+/// skip the runtime exclusivity check, as ``HeaderLane``'s do: that one user never overlaps two accesses.
 public final class CompactorLane: @unchecked Sendable {
     /// This lane's copies of the shared attributes, by ``AttributeBytes/hash()``.
-    private var attributes: [UInt64: [TransactionAttributes]] = [:]
+    @exclusivity(unchecked) private var attributes: [UInt64: [TransactionAttributes]] = [:]
     /// The interned product ids of renewal infos, by a hash of their bytes.
-    private var productIds: [UInt64: [String]] = [:]
-    private var identities = RecentIdentities()
+    @exclusivity(unchecked) private var productIds: [UInt64: [String]] = [:]
+    @exclusivity(unchecked) private var identities = RecentIdentities()
 
     public init() {}
 
