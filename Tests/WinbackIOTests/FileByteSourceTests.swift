@@ -52,7 +52,7 @@ import WinbackTestSupport
         #expect(try Self.readAll(source, askingFor: 4096) == Array(Self.bytes.prefix(10_000)))
     }
 
-    /// procfs refuses `O_DIRECT` at open (tmpfs accepts it since Linux 6.6).
+    /// procfs refuses `O_DIRECT` at open (tmpfs accepted it on the 6.18 kernel this was written on).
     @Test(.enabled(if: FileManager.default.isReadableFile(atPath: "/proc/version")))
     func aFileSystemWithoutDirectReadsGetsPlainOnes() throws {
         let source = try FileByteSource(path: "/proc/version", direct: true)
