@@ -2,10 +2,11 @@ import Testing
 @testable import WinbackCore
 
 @Suite struct DeduplicatorTests {
-    static func transaction(_ id: String, signedDate: Int64, revoked: Int64? = nil) -> AcceptedPayload {
+    /// A transaction of subscription `subscription` (its own id when `nil`).
+    static func transaction(_ id: String, of subscription: String? = nil, signedDate: Int64, revoked: Int64? = nil) -> AcceptedPayload {
         var transaction = JWSTransactionDecodedPayload()
         transaction.transactionId = id
-        transaction.originalTransactionId = id
+        transaction.originalTransactionId = subscription ?? id
         transaction.productId = "p"
         transaction.signedDate = signedDate
         transaction.revocationDate = revoked
@@ -245,5 +246,33 @@ import Testing
             #expect(timeline.renewal?.originalTransactionId == timeline.originalTransactionId)
             #expect(timeline.renewal?.autoRenewStatus == Int32(ids.firstIndex(of: timeline.originalTransactionId) ?? -1))
         }
+    }
+}
+
+/// The deduplicator merges a transaction into the last subscription's group by its position when the
+/// subscription repeats: groups stay in input order and duplicates are found whether a subscription's
+/// transactions come together, come back after another's, or start a new group.
+@Suite struct DeduplicatorGroupingTests {
+    @Test func groupsFollowTheInputWhereverASubscriptionComesBack() {
+        var deduplicator = Deduplicator()
+        let input: [(String, String, Int64, Int64?)] = [
+            ("a1", "A", 1, nil), ("a2", "A", 2, nil), ("b1", "B", 1, nil), ("a3", "A", 3, nil), ("a2", "A", 5, 4),
+            ("c1", "C", 1, nil), ("b1", "B", 0, 9), ("b2", "B", 2, nil), ("a1", "A", 1, 7),
+        ]
+        for (id, subscription, signed, revoked) in input {
+            deduplicator.add(DeduplicatorTests.transaction(id, of: subscription, signedDate: signed, revoked: revoked))
+        }
+        let groups = deduplicator.takeSubscriptions()
+        #expect(groups[CompactIdentifier("A")]?.map(\.transactionId) == ["a1", "a2", "a3"])
+        #expect(groups[CompactIdentifier("B")]?.map(\.transactionId) == ["b1", "b2"])
+        #expect(groups[CompactIdentifier("C")]?.map(\.transactionId) == ["c1"])
+        // a2 signed later with a revocation wins; b1's older-signed copy loses; a1's tie goes to the later one.
+        #expect(groups[CompactIdentifier("A")]?.map(\.revocationDate) == [7, 4, nil])
+        #expect(groups[CompactIdentifier("B")]?.first?.revocationDate == nil)
+        #expect(deduplicator.duplicates == 3)
+        #expect(deduplicator.transactionCount == 6)
+        // After the take, a new transaction starts from an empty table.
+        deduplicator.add(DeduplicatorTests.transaction("a9", of: "A", signedDate: 1))
+        #expect(deduplicator.takeSubscriptions()[CompactIdentifier("A")]?.map(\.transactionId) == ["a9"])
     }
 }
