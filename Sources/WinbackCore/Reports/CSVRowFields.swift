@@ -11,19 +11,8 @@ struct CSVRowFields: RowFields {
     }
 
     mutating func integer(_ value: Int64?) {
-        if let value {
-            if value < 0 { bytes.append(UInt8(ascii: "-")) }
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-                var rest = value.magnitude
-                var start = digits.count
-                repeat {
-                    start -= 1
-                    digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    rest /= 10
-                } while rest > 0
-                bytes.append(contentsOf: digits[start...])
-            }
-        }
+        // A number's text fits a small string, which lives inline: no heap block.
+        if let value { bytes.append(contentsOf: String(value).utf8) }
         bytes.append(0x2C)
     }
 

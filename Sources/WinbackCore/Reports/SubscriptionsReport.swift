@@ -10,6 +10,7 @@ public enum SubscriptionsReport {
     /// Appends the CSV line of ``row(_:)`` to `output`, the bytes `CSVFormat.append(row(timeline), to:)`
     /// appends, without building the row's strings.
     public static func append(_ timeline: SubscriptionTimeline, to output: inout [UInt8]) {
+        // The bytes are moved in and out, so appending to them does not copy the caller's buffer.
         var fields = CSVRowFields(bytes: [])
         swap(&fields.bytes, &output)
         write(timeline, to: &fields)
