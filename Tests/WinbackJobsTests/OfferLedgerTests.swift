@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import WinbackTestSupport
 @testable import WinbackJobs
@@ -41,5 +42,26 @@ import WinbackTestSupport
             #expect("\(error)".contains("UNIQUE constraint failed"))
         }
         #expect(try ledger.selections(campaign: "winback", asOf: "2026-11-19").isEmpty, "the day's transaction stored nothing")
+    }
+
+    /// The page size in an SQLite file's header (bytes 16–17, big-endian).
+    static func pageSize(of path: String) throws -> Int {
+        let header = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)).prefix(18))
+        return Int(header[16]) << 8 | Int(header[17])
+    }
+
+    @Test func aNewLedgerHas16KiBPagesAndAnExistingOneKeepsItsOwn() throws {
+        let created = try Self.ledger()
+        _ = try created.beginRun(asOf: "2026-11-19", startedAt: "2026-11-20T02:00:00.000Z")
+        #expect(try Self.pageSize(of: created.path) == 16384)
+
+        // A ledger written before (SQLite's default 4 KiB pages) opens, migrates and records as before.
+        let path = try CommandRunner.temporaryDirectory("old-ledger").appendingPathComponent("ledger.sqlite").path
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: "CREATE TABLE unrelated (value TEXT)") }
+        #expect(try Self.pageSize(of: path) == 4096)
+        let existing = try OfferLedger(path: path)
+        try existing.record(Self.selections, runId: try existing.beginRun(asOf: "2026-11-19", startedAt: "2026-11-20T02:00:00.000Z"))
+        #expect(try existing.selections(campaign: "winback", asOf: "2026-11-19").count == 2)
+        #expect(try Self.pageSize(of: path) == 4096)
     }
 }
