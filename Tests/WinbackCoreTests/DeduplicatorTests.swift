@@ -113,7 +113,11 @@ import Testing
         let (one, two) = (CompactorLane(), CompactorLane())
         var sharedCalls = 0
         func viaLane(_ lane: CompactorLane, _ storefront: String) -> TransactionAttributes {
-            fields(storefront) { bytes in lane.attributes(bytes) { sharedCalls += 1; return compactor.intern(bytes) } }
+            fields(storefront) { bytes in
+                if let own = lane.attributes(bytes, hash: bytes.hash()) { return own }
+                sharedCalls += 1
+                return lane.adopt(compactor.intern(bytes), hash: bytes.hash())
+            }
         }
         let shared = fields("USA") { compactor.intern($0) }
         let first = viaLane(one, "USA")
@@ -126,9 +130,10 @@ import Testing
 
         let product = Array("com.example.yearly".utf8)
         let ids = product.withUnsafeBufferPointer { bytes in
-            (one.productId(bytes) { compactor.intern($0) }, one.productId(bytes) { _ in "not asked again" })
+            (compactor.internProductId(bytes, lane: one), one.productId(bytes, hash: ByteSpelling.hash(bytes)))
         }
-        #expect(ids.0 == "com.example.yearly" && ids.1 == "com.example.yearly")
+        #expect(ids.0 == "com.example.yearly" && ids.1 == "com.example.yearly", "the lane keeps the product id it was given")
+        #expect(Array("com.example.monthly".utf8).withUnsafeBufferPointer { one.productId($0, hash: ByteSpelling.hash($0)) } == nil)
     }
 
     @Test func recentIdentitiesAreReusedOnlyForTheSameFields() {

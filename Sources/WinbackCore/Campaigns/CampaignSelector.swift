@@ -97,11 +97,13 @@ public struct CampaignSelector: Sendable {
     /// Whether `timeline` passes `campaign`'s rules, and what they measured; its status is one the audience
     /// admits (``select(_:timelines:asOf:coolingDown:)`` checks that first).
     func qualification(_ campaign: Campaign, _ timeline: SubscriptionTimeline, asOf: Int64) -> Qualification? {
-        let latest = timeline.latest
+        // `X` read in place: a copy of the transaction (`timeline.latest`) retained and released its three
+        // objects for every subscription each campaign looks at.
+        let latest = timeline.latestIndex
         let rules = campaign.rules
-        guard latest.ownership == InAppOwnershipType.purchased.rawValue else { return nil }
-        if let storefronts = rules.storefronts, !storefronts.contains(latest.storefront ?? "") { return nil }
-        if let products = rules.productIds, !products.contains(latest.productId) { return nil }
+        guard timeline.transactions[latest].ownership == InAppOwnershipType.purchased.rawValue else { return nil }
+        if let storefronts = rules.storefronts, !storefronts.contains(timeline.transactions[latest].storefront ?? "") { return nil }
+        if let products = rules.productIds, !products.contains(timeline.transactions[latest].productId) { return nil }
         let renewal = timeline.renewal
         var daysSinceLapse: Int64? = nil
         var daysToExpiry: Int64? = nil
@@ -124,7 +126,7 @@ public struct CampaignSelector: Sendable {
             } else {
                 guard renewal.priceIncreaseStatus == 0, renewal.autoRenewStatus == 1 else { return nil }
             }
-            let days = InstantFormat.floorDivide(latest.expiresDate - asOf, InstantFormat.day)
+            let days = InstantFormat.floorDivide(timeline.transactions[latest].expiresDate - asOf, InstantFormat.day)
             guard days >= 0, days <= rules.maxDaysToExpiry ?? -1 else { return nil }
             daysToExpiry = days
         case .billingIssue:

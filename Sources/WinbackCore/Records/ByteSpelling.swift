@@ -18,6 +18,9 @@ enum ByteSpelling {
         bytes.reduce(hash) { mix($0, UInt64($1)) }
     }
 
+    /// The hash of `bytes` alone: ``mix(_:_:)-(_,UnsafeBufferPointer<UInt8>)`` from ``emptyHash``.
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 { mix(emptyHash, bytes) }
+
     /// `byte` lower-cased if it is an ASCII capital letter.
     static func lowercased(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte

@@ -51,12 +51,16 @@ public final class PayloadCompactor: Sendable {
 
     /// `intern(_: AttributeBytes)` through `lane` when there is one (its own copy, asking here once).
     func intern(_ fields: AttributeBytes, lane: CompactorLane?) -> TransactionAttributes {
-        lane?.attributes(fields) { intern(fields) } ?? intern(fields)
+        guard let lane else { return intern(fields) }
+        let hash = fields.hash()
+        return lane.attributes(fields, hash: hash) ?? lane.adopt(intern(fields), hash: hash)
     }
 
     /// The shared copy of the product id spelled `bytes`, through `lane` when there is one.
     func internProductId(_ bytes: UnsafeBufferPointer<UInt8>, lane: CompactorLane?) -> String {
-        lane?.productId(bytes) { intern($0) } ?? intern(String(decoding: bytes, as: UTF8.self))
+        guard let lane else { return intern(String(decoding: bytes, as: UTF8.self)) }
+        let hash = ByteSpelling.hash(bytes)
+        return lane.productId(bytes, hash: hash) ?? lane.adoptProductId(intern(String(decoding: bytes, as: UTF8.self)), hash: hash)
     }
 
     /// The identity with these fields (``RecentIdentities``): the one a recent transaction of the same

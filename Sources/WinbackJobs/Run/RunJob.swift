@@ -58,9 +58,12 @@ public enum RunJob {
 
         // Ingest, streaming rejects into rejects.ndjson.gz.
         let rejects = try ReportFileWriter(directory: temporary, schema: ReportSchema.rejects, isCSV: false)
+        // The closure runs for every record and captures only what it reads: capturing `options` copied
+        // the whole struct (its closures and environment, a dozen retains) on each call.
+        let isVerbose = options.isVerbose
         var ingest = try await IngestStage.run(loaded, isQuiet: options.isQuiet) { rejection in
             try rejects.write(line: rejection.jsonLine + "\n")
-            if options.isVerbose { FileHandle.standardError.write(Data((rejection.diagnostic + "\n").utf8)) }
+            if isVerbose { FileHandle.standardError.write(Data((rejection.diagnostic + "\n").utf8)) }
         }
         for message in ingest.inputWarnings { warn("warning: \(message)") }
         var outputs = [try rejects.finish()]
