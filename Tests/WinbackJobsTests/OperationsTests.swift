@@ -81,7 +81,9 @@ import WinbackTestSupport
         let first = Process()
         first.executableURL = URL(fileURLWithPath: "/bin/bash")
         first.arguments = [script]
-        first.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // The first run waits inside the ledger transaction until it is killed: on a loaded machine it could
+        // otherwise finish before the second nightly starts, and the test would see two clean runs.
+        first.environment = ProcessInfo.processInfo.environment.merging(environment.merging(["WINBACK_TEST_PAUSE_AT": "signed"]) { $1 }) { $1 }
         first.standardOutput = FileHandle.nullDevice
         first.standardError = FileHandle.nullDevice
         try first.run()
