@@ -22,11 +22,13 @@ let package = Package(
     targets: [
         // Pure core: Apple models, JSON reading, records, rejects, config, dedup. No I/O, clock or randomness.
         .target(name: "WinbackCore"),
+        // base64url decoded 16 characters at a time with SSSE3 (JWS payloads and signatures); scalar elsewhere.
+        .target(name: "CBase64"),
         // JWS parsing and verification through the x5c chain; signing.
         .target(
             name: "WinbackCrypto",
             dependencies: [
-                "WinbackCore",
+                "WinbackCore", "CBase64",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -1,3 +1,5 @@
+import CBase64
+
 /// Base64 (RFC 4648) for JWS: strict standard base64 for `x5c` entries, base64url with optional padding
 /// for JWS segments. Purpose-built because `String.replacingOccurrences` + `Data(base64Encoded:)` costs
 /// ~100 µs per record at export sizes.
@@ -15,8 +17,11 @@ public enum Base64 {
         /// character outside the alphabet sets the fourth byte (``invalidGroup``). One load and an OR per
         /// character and one store per group, instead of shifting each output byte together.
         let groups: [UInt32]
+        /// base64url: whole 16-character blocks go through the SSSE3 decoder first.
+        let isURL: Bool
 
-        init(alphabet: [UInt8]) {
+        init(alphabet: [UInt8], isURL: Bool) {
+            self.isURL = isURL
             var values = [UInt8](repeating: 0xFF, count: 256)
             for (index, byte) in alphabet.enumerated() { values[Int(byte)] = UInt8(index) }
             var groups = [UInt32](repeating: Base64.invalidGroup, count: 4 * 256)
@@ -35,8 +40,8 @@ public enum Base64 {
     /// Set in a group's 32 bits (as loaded on this machine) when one of its characters is not in the alphabet.
     static let invalidGroup = UInt32(littleEndian: 0xFF00_0000)
 
-    private static let standard = Decoding(alphabet: standardAlphabet)
-    private static let url = Decoding(alphabet: urlAlphabet)
+    private static let standard = Decoding(alphabet: standardAlphabet, isURL: false)
+    private static let url = Decoding(alphabet: urlAlphabet, isURL: true)
 
     /// Decodes strict standard base64: alphabet `+/`, length a multiple of 4, `=` padding only at the end,
     /// unused trailing bits zero. Returns `nil` otherwise.
@@ -74,6 +79,11 @@ public enum Base64 {
         decode(buffer: input, url, requirePadding: false, into: output)
     }
 
+    /// ``decodeURL(buffer:into:)`` with the 16-character blocks decoded by SSSE3 or not (tests compare the two).
+    static func decodeURL(buffer input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>, vectorized: Bool) -> Int? {
+        decode(buffer: input, url, requirePadding: false, into: output, vectorized: vectorized)
+    }
+
     /// An upper bound of the decoded size of `encodedCount` base64 characters.
     public static func decodedCapacity(_ encodedCount: Int) -> Int { (encodedCount + 3) / 4 * 3 }
 
@@ -91,7 +101,8 @@ public enum Base64 {
     }
 
     private static func decode(
-        buffer input: UnsafeBufferPointer<UInt8>, _ decoding: Decoding, requirePadding: Bool, into out: UnsafeMutableBufferPointer<UInt8>
+        buffer input: UnsafeBufferPointer<UInt8>, _ decoding: Decoding, requirePadding: Bool, into out: UnsafeMutableBufferPointer<UInt8>,
+        vectorized: Bool = true
     ) -> Int? {
         var count = input.count
         var padding = 0
@@ -112,6 +123,13 @@ public enum Base64 {
         guard let source = input.baseAddress, let target = out.baseAddress else { return 0 }
         var index = 0
         var written = 0
+        if decoding.isURL, vectorized, fullEnd > 4 {
+            // Whole 16-character blocks first, 12 bytes each (a payload is ~1.3 KB of base64url: 0.36 µs per
+            // record one group at a time). They stop short of the last full group, which is stored exactly
+            // below, and at a block with a character outside the alphabet, which the loop below then refuses.
+            index = winback_base64url_decode_blocks(source, fullEnd - 4, target, out.count)
+            written = index / 4 * 3
+        }
         // Every full group but the last is stored as four bytes (the next group overwrites the fourth).
         let invalid = decoding.groups.withUnsafeBufferPointer { groups -> UInt32 in
             let t = groups.baseAddress!
