@@ -86,10 +86,15 @@ import Testing
     @Test func vectorizedBlocksAgreeWithTheScalarLoop() {
         let outside: [UInt8] = [0x40, 0x5B, 0x60, 0x7B, 0x2F, 0x3A, 0x2C, 0x2E, 0x5E, 0x7F, 0x3D, 0x2B, 0x80, 0xFF, 0x00]
         func decoded(_ text: [UInt8], vectorized: Bool) -> [UInt8]? {
-            var output = [UInt8](repeating: 0xAA, count: Base64.decodedCapacity(text.count))
+            // The decoder gets exactly `decodedCapacity` bytes; 32 guard bytes after them must stay untouched.
+            let capacity = Base64.decodedCapacity(text.count)
+            var output = [UInt8](repeating: 0xAA, count: capacity + 32)
             let written = text.withUnsafeBufferPointer { input in
-                output.withUnsafeMutableBufferPointer { Base64.decodeURL(buffer: input, into: $0, vectorized: vectorized) }
+                output.withUnsafeMutableBufferPointer {
+                    Base64.decodeURL(buffer: input, into: UnsafeMutableBufferPointer(rebasing: $0[0..<capacity]), vectorized: vectorized)
+                }
             }
+            #expect(output[capacity...].allSatisfy { $0 == 0xAA }, "a store past the buffer, \(text.count) characters")
             return written.map { Array(output.prefix($0)) }
         }
         var compared = 0
@@ -114,5 +119,25 @@ import Testing
             #expect(decoded(text, vectorized: true) == Self.bytes(count, seed: UInt64(count) &+ 77), "length \(length)")
         }
         #expect(compared > 2000)
+
+        // The vector decoder takes every character of the alphabet: 8 rounds of all 64 are decoded in vector
+        // blocks but the last 16 characters (whose 16-byte store would pass the exact-size output).
+        #if arch(x86_64)
+            let everyCharacter = Array(String(repeating: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", count: 8).utf8)
+            #expect(everyCharacter.withUnsafeBufferPointer { Base64.vectorizedCount($0) } == everyCharacter.count - 16)
+        #endif
+
+        // Every byte value in an AVX2 block, an SSSE3 block, the last full group and the tail of 160 characters.
+        let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        let text = Array(Base64.encodeURL(Self.bytes(119, seed: 5)).utf8)  // 159 characters: a 3-character tail
+        for position in [0, 15, 16, 31, 33, 100, 127, 128, 143, 150, 155, 158] {
+            for byte in UInt8.min...UInt8.max {
+                var edited = text
+                edited[position] = byte
+                let vectorized = decoded(edited, vectorized: true)
+                #expect(vectorized == decoded(edited, vectorized: false), "byte \(byte) at \(position)")
+                if !alphabet.contains(byte), byte != UInt8(ascii: "=") { #expect(vectorized == nil, "byte \(byte) at \(position)") }
+            }
+        }
     }
 }
