@@ -60,12 +60,13 @@ public struct SubscriptionModel: Sendable {
         var timelines: [SubscriptionTimeline] = []
         timelines.reserveCapacity(ids.count)
         for id in ids {
-            guard let group = groups.removeValue(forKey: id) else { continue }
-            // Nearly every group is wholly in scope: no filtered copy of it then.
+            guard var group = groups.removeValue(forKey: id) else { continue }
+            // Nearly every group is wholly in scope; the rest lose their other transactions in place. The
+            // group is then handed to its timeline whole (moved, not copied).
             let isInScope = { (transaction: SubscriptionTransaction) in transaction.isAutoRenewable && transaction.purchaseDate < asOf }
-            let inScope = group.allSatisfy(isInScope) ? group : group.filter(isInScope)
-            guard !inScope.isEmpty else { continue }
-            timelines.append(SubscriptionTimeline(transactions: inScope, renewal: renewals[id], asOf: asOf, graceMilliseconds: grace))
+            if !group.allSatisfy(isInScope) { group.removeAll { !isInScope($0) } }
+            guard !group.isEmpty else { continue }
+            timelines.append(SubscriptionTimeline(transactions: consume group, renewal: renewals[id], asOf: asOf, graceMilliseconds: grace))
         }
         self.timelines = timelines
         self.future = future

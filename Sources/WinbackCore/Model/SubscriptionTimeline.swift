@@ -86,8 +86,12 @@ public struct SubscriptionTimeline: Sendable {
     public var latestIndex: Int { transactions.count - 1 }
 
     /// Builds the timeline. `transactions` must be non-empty and purchased before `asOf` (`T`).
-    public init(transactions unordered: [SubscriptionTransaction], renewal: RenewalState?, asOf: Int64, graceMilliseconds: Int64) {
-        let ordered = unordered.sorted(by: Self.precedes)
+    ///
+    /// The transactions are taken over and sorted in place: with a sorted copy, every transaction's three
+    /// objects were retained into the copy and released with the original (~0.1 µs per record at scale).
+    public init(transactions unordered: consuming [SubscriptionTransaction], renewal: RenewalState?, asOf: Int64, graceMilliseconds: Int64) {
+        var ordered = consume unordered
+        ordered.sort(by: Self.precedes)
         self.transactions = ordered
         self.renewal = renewal
         self.asOf = asOf
