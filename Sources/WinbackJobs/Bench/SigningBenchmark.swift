@@ -19,7 +19,7 @@ public enum SigningBenchmark {
                 transactionId: String(2_000_000_100_000_000 + index), appAccountToken: nil)
         }
         let offers = try OfferBatch.sign(
-            accounts, campaign: campaign, signer: signer, now: { Date() }, nonce: RandomNonce.make)
+            accounts[...], campaign: campaign, signer: signer, now: { Date() }, nonce: RandomNonce.make)
         var selections: [StoredSelection] = []
         selections.reserveCapacity(count)
         for (account, offer) in zip(accounts, offers) {

@@ -57,8 +57,7 @@ struct CampaignStage {
                 let accounts = selector.select(campaign, timelines: model.timelines, asOf: calendar.asOf, coolingDown: plan.coolingDown)
                 counts.eligible = accounts.count
                 for start in stride(from: 0, to: accounts.count, by: chunkSize) {
-                    let slice = Array(accounts[start..<min(accounts.count, start + chunkSize)])
-                    let chunk = try sign(slice, campaign: campaign, asOf: calendar.asOfLabel, counts: &counts)
+                    let chunk = try sign(accounts[start..<min(accounts.count, start + chunkSize)], campaign: campaign, asOf: calendar.asOfLabel, counts: &counts)
                     try emit(chunk)
                 }
             }
@@ -67,8 +66,9 @@ struct CampaignStage {
         return perCampaign
     }
 
-    /// The rows, offers and selections of `accounts` (a chunk of one campaign's selection, in order).
-    private func sign(_ accounts: [EligibleAccount], campaign: Campaign, asOf: String, counts: inout Counts) throws -> CampaignChunk {
+    /// The rows, offers and selections of `accounts` (a chunk of one campaign's selection, in order), each
+    /// account read in place.
+    private func sign(_ accounts: ArraySlice<EligibleAccount>, campaign: Campaign, asOf: String, counts: inout Counts) throws -> CampaignChunk {
         var chunk = CampaignChunk()
         let signed: [OfferBatch.SignedOffer?] =
             if isSigning, campaign.audience.isSigned, let signer {
@@ -76,13 +76,15 @@ struct CampaignStage {
             } else {
                 Array(repeating: nil, count: accounts.count)
             }
-        for (account, offer) in zip(accounts, signed) {
-            let row = CSVFormat.line(account.row)
+        for (index, offer) in zip(accounts.indices, signed) {
+            let row = CSVFormat.line(accounts[index].row)
             chunk.eligibleRows.append(row)
+            let variant = accounts[index].variant
             var selection = StoredSelection(
-                campaignId: campaign.id, accountKey: account.accountKey, asOf: asOf, originalTransactionId: account.originalTransactionId,
-                variant: account.variant.rawValue, nonce: nil, timestampMilliseconds: nil, row: row, payload: nil)
-            if account.variant == .holdout { counts.holdout += 1 } else { counts.treatment += 1 }
+                campaignId: campaign.id, accountKey: accounts[index].accountKey, asOf: asOf,
+                originalTransactionId: accounts[index].originalTransactionId, variant: variant.rawValue, nonce: nil,
+                timestampMilliseconds: nil, row: row, payload: nil)
+            if variant == .holdout { counts.holdout += 1 } else { counts.treatment += 1 }
             if let offer {
                 selection.nonce = offer.nonce
                 selection.timestampMilliseconds = offer.timestamp

@@ -12,26 +12,28 @@ enum OfferBatch {
         var line: String
     }
 
-    /// `nil` for holdout accounts.
+    /// `nil` for holdout accounts; one result per account, in order. The accounts are read where they are
+    /// (a slice of the campaign's selection), not copied: each holds eight strings.
     static func sign(
-        _ accounts: [EligibleAccount], campaign: Campaign, signer: OfferSigner, now: @escaping @Sendable () -> Date,
+        _ accounts: ArraySlice<EligibleAccount>, campaign: Campaign, signer: OfferSigner, now: @escaping @Sendable () -> Date,
         nonce: @escaping @Sendable () -> String
     ) throws -> [SignedOffer?] {
         // Nonces are drawn in account order before the parallel part, so a deterministic nonce source
         // (tests) gives the same offer the same nonce whatever the scheduling.
         let nonces = accounts.map { $0.variant == .treatment ? nonce().lowercased() : "" }
         let results = Mutex<[Int: Result<SignedOffer, any Error>]>([:])
-        DispatchQueue.concurrentPerform(iterations: accounts.count) { index in
-            let account = accounts[index]
-            guard account.variant == .treatment else { return }
+        let first = accounts.startIndex
+        DispatchQueue.concurrentPerform(iterations: accounts.count) { offset in
+            guard accounts[first + offset].variant == .treatment else { return }
             let result = Result { () throws -> SignedOffer in
-                let fresh = nonces[index]
+                let fresh = nonces[offset]
                 let timestamp = Int64((now().timeIntervalSince1970 * 1000).rounded(.down))
-                let line = try OfferLine.make(account, campaign: campaign, signer: signer, nonce: fresh, timestampMilliseconds: timestamp)
+                let line = try OfferLine.make(
+                    accounts[first + offset], campaign: campaign, signer: signer, nonce: fresh, timestampMilliseconds: timestamp)
                 return SignedOffer(nonce: fresh, timestamp: timestamp, line: line)
             }
-            results.withLock { $0[index] = result }
+            results.withLock { $0[offset] = result }
         }
-        return try results.withLock { results in try accounts.indices.map { index in try results[index]?.get() } }
+        return try results.withLock { results in try (0..<accounts.count).map { offset in try results[offset]?.get() } }
     }
 }

@@ -28,17 +28,18 @@ struct DayRecorder {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
         }
-        for selection in selections {
+        // By index: each selection's fields are bound where they are, without a copy of its nine strings.
+        for index in selections.indices {
             sqlite3_reset(statement)
-            var code = Self.bind(selection.campaignId, at: 1, to: statement)
-            code |= Self.bind(selection.accountKey, at: 2, to: statement)
-            code |= Self.bind(selection.asOf, at: 3, to: statement)
-            code |= Self.bind(selection.originalTransactionId, at: 4, to: statement)
-            code |= Self.bind(selection.variant, at: 5, to: statement)
-            code |= Self.bind(selection.nonce, at: 6, to: statement)
-            code |= selection.timestampMilliseconds.map { sqlite3_bind_int64(statement, 7, $0) } ?? sqlite3_bind_null(statement, 7)
-            code |= Self.bind(selection.row, at: 8, to: statement)
-            code |= Self.bind(selection.payload, at: 9, to: statement)
+            var code = Self.bind(selections[index].campaignId, at: 1, to: statement)
+            code |= Self.bind(selections[index].accountKey, at: 2, to: statement)
+            code |= Self.bind(selections[index].asOf, at: 3, to: statement)
+            code |= Self.bind(selections[index].originalTransactionId, at: 4, to: statement)
+            code |= Self.bind(selections[index].variant, at: 5, to: statement)
+            code |= Self.bind(selections[index].nonce, at: 6, to: statement)
+            code |= selections[index].timestampMilliseconds.map { sqlite3_bind_int64(statement, 7, $0) } ?? sqlite3_bind_null(statement, 7)
+            code |= Self.bind(selections[index].row, at: 8, to: statement)
+            code |= Self.bind(selections[index].payload, at: 9, to: statement)
             code |= sqlite3_bind_int64(statement, 10, runId)
             // SQLITE_OK is 0: any failed bind leaves a bit set.
             guard code == SQLITE_OK, sqlite3_step(statement) == SQLITE_DONE else {
@@ -51,14 +52,18 @@ struct DayRecorder {
 
     /// Binds `text` (SQLite copies it) or NULL to parameter `index` (1-based); SQLite's result code.
     private static func bind(_ text: String?, at index: Int32, to statement: SQLiteStatement) -> Int32 {
-        guard var text else { return sqlite3_bind_null(statement, index) }
-        return text.withUTF8 { bytes in
+        guard let text else { return sqlite3_bind_null(statement, index) }
+        func bind(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
             // "" needs a non-nil pointer too: SQLite binds NULL for a nil one.
             guard let start = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_text(statement, index, "", 0, Self.transient) }
             return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) { text in
                 sqlite3_bind_text(statement, index, text, Int32(bytes.count), Self.transient)
             }
         }
+        // A native string's bytes are read where they are; `withUTF8` would need a mutable copy of it.
+        if let code = text.utf8.withContiguousStorageIfAvailable(bind) { return code }
+        var copy = text
+        return copy.withUTF8(bind)
     }
 
     /// `SQLITE_TRANSIENT`: SQLite copies the bound bytes before the call returns.
