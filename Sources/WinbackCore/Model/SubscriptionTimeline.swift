@@ -88,7 +88,7 @@ public struct SubscriptionTimeline: Sendable {
     /// Builds the timeline. `transactions` must be non-empty and purchased before `asOf` (`T`).
     ///
     /// The transactions are taken over and sorted in place: with a sorted copy, every transaction's three
-    /// objects were retained into the copy and released with the original (~0.1 µs per record at scale).
+    /// objects were retained into the copy and released with the original.
     public init(transactions unordered: consuming [SubscriptionTransaction], renewal: RenewalState?, asOf: Int64, graceMilliseconds: Int64) {
         var ordered = consume unordered
         ordered.sort(by: Self.precedes)

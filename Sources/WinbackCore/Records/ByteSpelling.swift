@@ -18,7 +18,7 @@ enum ByteSpelling {
         bytes.reduce(hash) { mix($0, UInt64($1)) }
     }
 
-    /// The hash of `bytes` alone: ``mix(_:_:)-(_,UnsafeBufferPointer<UInt8>)`` from ``emptyHash``.
+    /// The FNV-1a hash of `bytes` alone (mixed into ``emptyHash``).
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 { mix(emptyHash, bytes) }
 
     /// `byte` lower-cased if it is an ASCII capital letter.

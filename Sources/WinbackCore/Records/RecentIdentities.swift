@@ -11,7 +11,7 @@ struct RecentIdentities {
         originalTransactionId: UnsafeBufferPointer<UInt8>, appAccountToken: UnsafeBufferPointer<UInt8>?,
         appTransactionId: UnsafeBufferPointer<UInt8>?, make: () -> SubscriptionIdentity
     ) -> SubscriptionIdentity {
-        let hash = ByteSpelling.mix(ByteSpelling.emptyHash, originalTransactionId)
+        let hash = ByteSpelling.hash(originalTransactionId)
         let slot = Int(truncatingIfNeeded: (hash >> 32) % UInt64(slots.count))
         if let recent = slots[slot], ByteSpelling.matches(recent.originalTransactionId, originalTransactionId),
             Self.sameToken(recent.appAccountToken, appAccountToken), ByteSpelling.matches(recent.appTransactionId, appTransactionId)

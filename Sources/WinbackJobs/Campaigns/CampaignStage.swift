@@ -57,7 +57,8 @@ struct CampaignStage {
                 let accounts = selector.select(campaign, timelines: model.timelines, asOf: calendar.asOf, coolingDown: plan.coolingDown)
                 counts.eligible = accounts.count
                 for start in stride(from: 0, to: accounts.count, by: chunkSize) {
-                    let chunk = try sign(accounts[start..<min(accounts.count, start + chunkSize)], campaign: campaign, asOf: calendar.asOfLabel, counts: &counts)
+                    let chunk = try sign(
+                        accounts[start..<min(accounts.count, start + chunkSize)], campaign: campaign, asOf: calendar.asOfLabel, counts: &counts)
                     try emit(chunk)
                 }
             }

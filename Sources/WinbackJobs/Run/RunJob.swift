@@ -58,8 +58,9 @@ public enum RunJob {
 
         // Ingest, streaming rejects into rejects.ndjson.gz.
         let rejects = try ReportFileWriter(directory: temporary, schema: ReportSchema.rejects, isCSV: false)
-        // The closure runs for every record and captures only what it reads: capturing `options` copied
-        // the whole struct (its closures and environment, a dozen retains) on each call.
+        // The closure captures only what it reads: the ingest's consumer it is inlined into copied the
+        // captures for every outcome, rejected or not, and with `options` that was the whole struct (its
+        // closures and environment, a dozen retains) per record.
         let isVerbose = options.isVerbose
         var ingest = try await IngestStage.run(loaded, isQuiet: options.isQuiet) { rejection in
             try rejects.write(line: rejection.jsonLine + "\n")
