@@ -36,13 +36,12 @@ let package = Package(
         ),
         // The system zlib (apt: zlib1g-dev), for streaming gzip in and out.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // Reading gzip: a C shim over ISA-L's igzip inflate (apt: libisal-dev), next to zlib, for a measured
-        // reason. At nightly scale inflate was the largest cost outside the signature check (2.4 µs of the
-        // ~16 µs per record); igzip inflates the same exports 4–7× faster than zlib, CRC-32 and length still
-        // checked. zlib stays the one deflate (the reports' bytes and ratio do not change).
-        .target(name: "CIsal", linkerSettings: [.linkedLibrary("isal")]),
+        // Reading gzip: one C inflater over two engines. ISA-L's igzip inflates exports several times faster
+        // than zlib (docs/performance.md); it is optional: used when the build saw its header (apt: libisal-dev)
+        // and libisal.so.2 loads at run time (dlopen), so nothing links it. zlib inflates otherwise.
+        .target(name: "CInflate", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("dl")]),
         // Files: input discovery (globs), gzip streams, line reading, report writers.
-        .target(name: "WinbackIO", dependencies: ["WinbackCore", "CZlib", "CIsal"]),
+        .target(name: "WinbackIO", dependencies: ["WinbackCore", "CZlib", "CInflate"]),
         // The jobs: verify, run, sign, sample-data, bench; the offer ledger. Effects (files, clock, randomness) live here.
         .target(
             name: "WinbackJobs",

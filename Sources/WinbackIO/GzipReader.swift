@@ -1,7 +1,8 @@
-import CIsal
+import CInflate
 
-/// Streams the decompressed bytes of a gzip file (concatenated members included) through ISA-L's igzip
-/// inflate; each member's CRC-32 and length are checked against its trailer.
+/// Streams the decompressed bytes of a gzip file (concatenated members included); each member's CRC-32
+/// and length are checked against its trailer. The inflate engine is ISA-L's igzip where it is installed
+/// (loaded at run time) and zlib otherwise: see ``GzipReader/Engine``.
 ///
 /// Memory stays at two fixed buffers whatever the file size. A truncated or corrupt stream throws
 /// ``StreamDamage`` after delivering every byte that decompressed cleanly.
@@ -18,9 +19,36 @@ public final class GzipReader: ByteSource {
     private var memberEnded = false
     private static let chunkSize = 1 << 18
 
-    public init(source: any ByteSource) throws(IOError) {
+    /// An inflate engine. Both give the same bytes and refuse the same damaged streams.
+    public enum Engine: String, Sendable, CaseIterable {
+        /// ISA-L's igzip (libisal.so.2, loaded at run time when the build saw ISA-L's header).
+        case isal
+        /// The system zlib: always available.
+        case zlib
+
+        /// The engine readers use unless told otherwise: ISA-L when it loads, else zlib.
+        /// `WINBACK_INFLATER=zlib` in the environment chooses zlib.
+        public static var preferred: Engine {
+            winback_inflater_engine() == WINBACK_INFLATER_ISAL ? .isal : .zlib
+        }
+
+        /// Whether this engine can be used in this process.
+        public var isAvailable: Bool { self == .zlib || Engine.preferred == .isal }
+
+        var kind: winback_inflater_engine_kind {
+            switch self {
+            case .isal: WINBACK_INFLATER_ISAL
+            case .zlib: WINBACK_INFLATER_ZLIB
+            }
+        }
+    }
+
+    /// A reader of `source` inflated by `engine`; throws when the engine is not available or memory is short.
+    public init(source: any ByteSource, engine: Engine = .preferred) throws(IOError) {
         self.source = source
-        guard let inflater = winback_inflater_create() else { throw IOError(path: "", reason: "gzip: out of memory for the inflate state") }
+        guard let inflater = winback_inflater_create(engine.kind) else {
+            throw IOError(path: "", reason: "gzip: the \(engine.rawValue) inflater could not be created (not available or out of memory)")
+        }
         self.inflater = inflater
     }
 
@@ -53,10 +81,10 @@ public final class GzipReader: ByteSource {
             }
             var consumed = 0
             var written = 0
-            let status = input.withUnsafeBufferPointer { inBuffer in
+            let status = input.withUnsafeBytes { inBuffer in
                 winback_inflater_run(
-                    inflater, inBuffer.baseAddress! + inputOffset, inputCount - inputOffset, &consumed,
-                    output + produced, destination.count - produced, &written)
+                    inflater, inBuffer.baseAddress?.assumingMemoryBound(to: UInt8.self).advanced(by: inputOffset),
+                    inputCount - inputOffset, &consumed, output + produced, destination.count - produced, &written)
             }
             inputOffset += consumed
             produced += written

@@ -24,6 +24,8 @@ import WinbackCore
         #expect(config.report.gracePeriodDays == 16)
         #expect(config.acceptUnsignedPayloads == false)
         #expect(config.signing == nil)
+        #expect(config.report.maxDataLagDays == 2)
+        #expect(try Self.parse(Self.replacing("\"maxRejectRate\": 0.01", with: "\"maxRejectRate\": 0.01, \"maxDataLagDays\": 0")).report.maxDataLagDays == 0)
     }
 
     struct BadConfig: Sendable, CustomTestStringConvertible {
@@ -40,7 +42,7 @@ import WinbackCore
             key: "outptu", message: "unknown key (allowed here: app, campaigns, inputs, ledger, output, report, signing, trust)"),
         BadConfig(
             name: "unknown nested key", text: replacing("\"gracePeriodDays\"", with: "\"graceDays\": 1, \"gracePeriodDays\""),
-            key: "report.graceDays", message: "unknown key (allowed here: gracePeriodDays, maxRejectRate, timeZone)"),
+            key: "report.graceDays", message: "unknown key (allowed here: gracePeriodDays, maxDataLagDays, maxRejectRate, timeZone)"),
         BadConfig(
             name: "bad grace period", text: replacing("\"gracePeriodDays\": 16", with: "\"gracePeriodDays\": 5"),
             key: "report.gracePeriodDays", message: "expected one of 0, 3, 16, 28, found 5"),
@@ -56,6 +58,12 @@ import WinbackCore
         BadConfig(
             name: "reject rate above 1", text: replacing("\"maxRejectRate\": 0.01", with: "\"maxRejectRate\": 2"),
             key: "report.maxRejectRate", message: "expected a number from 0 to 1, found 2.0"),
+        BadConfig(
+            name: "negative data lag", text: replacing("\"maxRejectRate\": 0.01", with: "\"maxRejectRate\": 0.01, \"maxDataLagDays\": -1"),
+            key: "report.maxDataLagDays", message: "expected an integer from 0 to 3650, found -1"),
+        BadConfig(
+            name: "fractional data lag", text: replacing("\"maxRejectRate\": 0.01", with: "\"maxRejectRate\": 0.01, \"maxDataLagDays\": 1.5"),
+            key: "report.maxDataLagDays", message: "expected an integer, found 1.5 (number)"),
         BadConfig(
             name: "empty inputs", text: replacing("[\"exports/*.ndjson.gz\"]", with: "[]"),
             key: "inputs", message: "expected at least one glob pattern, found []"),

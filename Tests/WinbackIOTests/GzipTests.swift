@@ -3,16 +3,20 @@ import Testing
 import WinbackIO
 
 @Suite struct GzipTests {
+    /// Every inflate engine this process can use: zlib always, ISA-L where libisal is installed.
+    static let engines = GzipReader.Engine.allCases.filter(\.isAvailable)
+
     static func readAll(_ source: inout some ByteSource) throws -> [UInt8] {
         var output: [UInt8] = []
         while try source.read(into: &output, maximumCount: 1000) > 0 {}
         return output
     }
 
-    @Test func roundTripsThroughZlib() throws {
+    @Test(arguments: engines)
+    func roundTripsThroughZlib(engine: GzipReader.Engine) throws {
         let text = Array((0..<5000).map { "line \($0) \(String(repeating: "x", count: $0 % 50))\n" }.joined().utf8)
         let compressed = try GzipWriter.compress(text)
-        var reader = try GzipReader(source: MemoryByteSource(bytes: compressed, chunk: 333))
+        var reader = try GzipReader(source: MemoryByteSource(bytes: compressed, chunk: 333), engine: engine)
         #expect(try Self.readAll(&reader) == text)
     }
 
@@ -23,16 +27,17 @@ import WinbackIO
         #expect(compressed == (try GzipWriter.compress(Array("same".utf8))))
     }
 
-    @Test func concatenatedMembersAreOneStream() throws {
+    @Test(arguments: engines)
+    func concatenatedMembersAreOneStream(engine: GzipReader.Engine) throws {
         let joined = try GzipWriter.compress(Array("a\n".utf8)) + (try GzipWriter.compress(Array("b\n".utf8)))
-        var reader = try GzipReader(source: MemoryByteSource(bytes: joined, chunk: 7))
+        var reader = try GzipReader(source: MemoryByteSource(bytes: joined, chunk: 7), engine: engine)
         #expect(try Self.readAll(&reader) == Array("a\nb\n".utf8))
     }
 
     /// Members of every size, read in chunks that end inside headers, data and trailers: igzip must hand
     /// back the bytes after a member's trailer, or the next member is lost.
-    @Test(arguments: [1, 5, 64, 4096, 1 << 18])
-    func manyMembersReadInAnyChunkSize(chunk: Int) throws {
+    @Test(arguments: engines, [1, 5, 64, 4096, 1 << 18])
+    func manyMembersReadInAnyChunkSize(engine: GzipReader.Engine, chunk: Int) throws {
         var joined: [UInt8] = []
         var expected: [UInt8] = []
         for member in 0..<12 {
@@ -40,16 +45,17 @@ import WinbackIO
             joined += try GzipWriter.compress(text)
             expected += text
         }
-        var reader = try GzipReader(source: MemoryByteSource(bytes: joined, chunk: chunk))
+        var reader = try GzipReader(source: MemoryByteSource(bytes: joined, chunk: chunk), engine: engine)
         #expect(try Self.readAll(&reader) == expected)
     }
 
     /// Damage that a length-only check would miss: a changed CRC, a changed length, a changed data byte,
     /// and bytes after the last member that are not another member.
-    @Test(arguments: [
+    @Test(arguments: engines, [
         ("crc", -8), ("length", -2), ("data", 40), ("trailing garbage", 0),
     ])
-    func corruptStreamThrowsDamage(what: String, offset: Int) throws {
+    func corruptStreamThrowsDamage(engine: GzipReader.Engine, damage: (what: String, offset: Int)) throws {
+        let (what, offset) = damage
         let text = Array((0..<400).map { "{\"n\": \($0), \"text\": \"\(String(repeating: "ab", count: $0 % 9))\"}\n" }.joined().utf8)
         var compressed = try GzipWriter.compress(text)
         if what == "trailing garbage" {
@@ -57,7 +63,7 @@ import WinbackIO
         } else {
             compressed[offset < 0 ? compressed.count + offset : offset] ^= 0x5A
         }
-        var reader = try GzipReader(source: MemoryByteSource(bytes: compressed, chunk: 97))
+        var reader = try GzipReader(source: MemoryByteSource(bytes: compressed, chunk: 97), engine: engine)
         var output: [UInt8] = []
         #expect {
             while try reader.read(into: &output, maximumCount: 1000) > 0 {}
@@ -68,10 +74,11 @@ import WinbackIO
         #expect(try reader.read(into: &output, maximumCount: 1000) == 0)
     }
 
-    @Test func truncatedStreamDeliversWhatDecodedThenThrowsDamage() throws {
+    @Test(arguments: engines)
+    func truncatedStreamDeliversWhatDecodedThenThrowsDamage(engine: GzipReader.Engine) throws {
         let text = Array((0..<2000).map { "{\"n\": \($0)}\n" }.joined().utf8)
         let compressed = try GzipWriter.compress(text)
-        var lines = LineReader(source: try GzipReader(source: MemoryByteSource(bytes: Array(compressed.prefix(compressed.count / 2)), chunk: 64)))
+        var lines = LineReader(source: try GzipReader(source: MemoryByteSource(bytes: Array(compressed.prefix(compressed.count / 2)), chunk: 64), engine: engine))
         var count = 0
         while lines.nextLine({ _ in () }) != nil { count += 1 }
         #expect(count > 0 && count < 2000)
@@ -170,5 +177,20 @@ import WinbackIO
     @Test(arguments: ["x.csv", "x.JSON", "x.gz", "x.ndjson.bz2"])
     func otherSuffixesAreNotInputs(_ path: String) {
         #expect(InputFormat(path: path) == nil)
+    }
+}
+
+@Suite struct InflateEngineTests {
+    /// Where ISA-L's header and library are both installed (CI installs libisal-dev), the build must pick
+    /// ISA-L, so the engine tests above run through both engines there.
+    @Test func isalIsPreferredWhereInstalled() {
+        let installed = ["/usr/include/isa-l/igzip_lib.h", "/usr/lib/x86_64-linux-gnu/libisal.so.2"].allSatisfy {
+            FileManager.default.fileExists(atPath: $0)
+        }
+        let chosenByEnvironment = ProcessInfo.processInfo.environment["WINBACK_INFLATER"] != nil
+        if installed && !chosenByEnvironment {
+            #expect(GzipReader.Engine.preferred == .isal)
+        }
+        #expect(GzipReader.Engine.zlib.isAvailable)
     }
 }

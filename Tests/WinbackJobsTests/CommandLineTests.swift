@@ -23,7 +23,7 @@ import WinbackTestSupport
         let url = try Self.config("bad-key") { $0.replacingOccurrences(of: "\"gracePeriodDays\"", with: "\"gracePeriod\": 1, \"gracePeriodDays\"") }
         let result = try CommandRunner.run(["verify", "--config", url.path])
         #expect(result.exitCode == 64)
-        #expect(result.firstErrorLine == "winback: error: invalid config \(url.path): report.gracePeriod: unknown key (allowed here: gracePeriodDays, maxRejectRate, timeZone)")
+        #expect(result.firstErrorLine == "winback: error: invalid config \(url.path): report.gracePeriod: unknown key (allowed here: gracePeriodDays, maxDataLagDays, maxRejectRate, timeZone)")
     }
 
     @Test func missingConfigExits74NamingThePath() throws {

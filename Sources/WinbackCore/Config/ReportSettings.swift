@@ -6,10 +6,14 @@ public struct ReportSettings: Sendable, Equatable {
     public var gracePeriodDays: Int
     /// Highest tolerated `rejected ÷ read`, 0…1; above it the run exits 65.
     public var maxRejectRate: Double
+    /// Days the as-of date may be after the day of the data's newest `signedDate` before the run calls its
+    /// data stale (a warning, `"stale": true`, a banner on the page); default 2.
+    public var maxDataLagDays: Int
 
-    public init(timeZone: String, gracePeriodDays: Int, maxRejectRate: Double) {
+    public init(timeZone: String, gracePeriodDays: Int, maxRejectRate: Double, maxDataLagDays: Int = 2) {
         self.timeZone = timeZone
         self.gracePeriodDays = gracePeriodDays
         self.maxRejectRate = maxRejectRate
+        self.maxDataLagDays = maxDataLagDays
     }
 }

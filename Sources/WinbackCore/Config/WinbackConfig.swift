@@ -53,7 +53,7 @@ public struct WinbackConfig: Sendable, Equatable {
         let acceptUnsigned = try trust.optionalBool("acceptUnsignedPayloads") ?? false
 
         let report = try ConfigObject(try reader.required("report"), key: "report")
-        try report.allowOnly(["timeZone", "gracePeriodDays", "maxRejectRate"])
+        try report.allowOnly(["timeZone", "gracePeriodDays", "maxRejectRate", "maxDataLagDays"])
         let timeZone = try report.string("timeZone")
         guard TimeZone(identifier: timeZone) != nil else {
             throw ConfigError(key: "report.timeZone", message: "expected an IANA time zone (e.g. 'UTC', 'America/Los_Angeles'), found '\(timeZone)'")
@@ -65,6 +65,10 @@ public struct WinbackConfig: Sendable, Equatable {
         let maxRejectRate = try report.number("maxRejectRate")
         guard (0...1).contains(maxRejectRate) else {
             throw ConfigError(key: "report.maxRejectRate", message: "expected a number from 0 to 1, found \(maxRejectRate)")
+        }
+        let maxDataLagDays = try report.optionalInteger("maxDataLagDays") ?? 2
+        guard (0...3650).contains(maxDataLagDays) else {
+            throw ConfigError(key: "report.maxDataLagDays", message: "expected an integer from 0 to 3650, found \(maxDataLagDays)")
         }
 
         var signing: SigningSettings? = nil
@@ -89,7 +93,8 @@ public struct WinbackConfig: Sendable, Equatable {
         return WinbackConfig(
             app: AppIdentity(bundleId: bundleId, appAppleId: appAppleId, environment: environment),
             inputs: inputs, rootCertificates: roots, acceptUnsignedPayloads: acceptUnsigned,
-            report: ReportSettings(timeZone: timeZone, gracePeriodDays: Int(grace), maxRejectRate: maxRejectRate),
+            report: ReportSettings(
+                timeZone: timeZone, gracePeriodDays: Int(grace), maxRejectRate: maxRejectRate, maxDataLagDays: Int(maxDataLagDays)),
             signing: signing, ledger: ledger, output: output, campaigns: campaigns)
     }
 }

@@ -10,6 +10,9 @@ public struct IngestCounts: Sendable, Equatable {
     public var warnings = 0
     /// Records per input file (config-relative path).
     public var recordsBySource: [String: Int] = [:]
+    /// The newest `signedDate` (epoch ms) among accepted transactions and renewal infos, `nil` when none
+    /// was accepted. A notification's own `signedDate` is not kept; the records nested in it carry theirs.
+    public var newestSignedDate: Int64?
 
     public init() {}
 
@@ -21,6 +24,13 @@ public struct IngestCounts: Sendable, Equatable {
         accepted += 1
         warnings += record.warnings.count
         recordsBySource[record.location.source, default: 0] += 1
+        let signedDate: Int64? =
+            switch record.kept {
+            case .transaction(let transaction): transaction.signedDate
+            case .renewalInfo(let renewal): renewal.signedDate
+            case .ignored: nil
+            }
+        if let signedDate, signedDate > (newestSignedDate ?? .min) { newestSignedDate = signedDate }
     }
 
     public mutating func countRejected(_ rejection: Rejection) {

@@ -48,10 +48,26 @@ public enum ReportPage {
         html += "<span data-column=\"accepted\" data-value=\"\(counts.accepted)\">\(ChartNumber.grouped(counts.accepted))</span> accepted, "
         html += "<span data-column=\"rejected\" data-value=\"\(counts.rejected)\">\(ChartNumber.grouped(counts.rejected))</span> rejected"
         html += "</p>"
+        if let freshness = content.freshness, freshness.isStale {
+            html += staleBanner(freshness, asOf: content.asOf)
+        }
         if !content.offersSigned {
             html += "<p class=\"alert\">The reject rate exceeded report.maxRejectRate: reports were published but no offers were signed.</p>"
         }
         return html + "</header>"
+    }
+
+    /// The banner of a stale run: churn on days the exports do not cover yet is missing data, not churn.
+    static func staleBanner(_ freshness: DataFreshness, asOf: String) -> String {
+        let asOfText = HTMLText.escape(asOf)
+        guard let dataThrough = freshness.dataThrough.map(HTMLText.escape) else {
+            return "<p class=\"alert\" id=\"stale\">No record was accepted: this page says nothing about \(asOfText).</p>"
+        }
+        return "<p class=\"alert\" id=\"stale\" data-data-through=\"\(dataThrough)\" data-as-of=\"\(asOfText)\">"
+            + "<b>Stale data.</b> The newest record is signed <b>\(dataThrough)</b>, \(freshness.lagDays ?? 0) days before this "
+            + "report's as-of date <b>\(asOfText)</b> (report.maxDataLagDays is \(freshness.maxLagDays)). Subscriptions that "
+            + "appear to lapse after \(dataThrough) may simply have renewals not exported yet: churn of days without data is "
+            + "not churn. Run with <code>--as-of \(dataThrough)</code> or fetch newer exports.</p>"
     }
 
     static func paragraph(_ text: String) -> String { "<p>\(text)</p>" }

@@ -47,12 +47,14 @@ public struct ReportPageContent: Sendable {
     public var retentionCohorts: [[String?]]
     /// Campaigns in id order.
     public var campaigns: [CampaignCounts]
+    /// How recent the data is; a stale run's page opens with a banner naming both dates.
+    public var freshness: DataFreshness?
 
     public init(
         asOf: String, timeZone: String, toolVersion: String, inputFiles: Int, inputBytes: Int, counts: IngestCounts, future: Int,
         otherProductTypes: Int, subscriptionsByStatus: [(status: String, count: Int)], familyShared: Int, offersSigned: Bool,
         lastFullMonth: String, months: [String], churnMonthly: [[String?]], expirationReasons: [[String?]], offerUsage: [[String?]],
-        retentionCohorts: [[String?]], campaigns: [CampaignCounts]
+        retentionCohorts: [[String?]], campaigns: [CampaignCounts], freshness: DataFreshness? = nil
     ) {
         self.asOf = asOf
         self.timeZone = timeZone
@@ -72,5 +74,6 @@ public struct ReportPageContent: Sendable {
         self.offerUsage = offerUsage
         self.retentionCohorts = retentionCohorts
         self.campaigns = campaigns
+        self.freshness = freshness
     }
 }

@@ -70,6 +70,8 @@ public enum RunJob {
         var outputs = [try rejects.finish()]
         let counts = ingest.counts
         let isOverThreshold = counts.rejectRate > config.report.maxRejectRate
+        let freshness = DataFreshness(newestSignedDate: counts.newestSignedDate, calendar: calendar, maxLagDays: config.report.maxDataLagDays)
+        if freshness.isStale { warn(freshness.warning(asOf: calendar.asOfLabel)) }
 
         // Model and reports.
         MemoryRelease.trim()
@@ -144,7 +146,7 @@ public enum RunJob {
         outputs.append(try summaryWriter.finish())
         let page = RunPage.content(
             calendar: calendar, timeZone: config.report.timeZone, inputs: ingest.inputs, counts: counts, model: model, reports: reports,
-            offersSigned: !isOverThreshold, campaigns: perCampaign)
+            offersSigned: !isOverThreshold, campaigns: perCampaign, freshness: freshness)
         outputs.append(try RunPage.write(page, to: temporary))
         reportPhase.advance(by: outputs.reduce(0) { $0 + $1.rows })
         reportPhase.finish()
@@ -172,7 +174,8 @@ public enum RunJob {
             ("command", .string("run")), ("asOf", .string(calendar.asOfLabel)), ("output", .string(publisher.finalPath)),
             ("records", counts.summaryJSON(extra: [("future", model.future), ("otherProductTypes", model.otherProductTypes)])),
             ("subscriptions", .integer(Int64(model.timelines.count))), ("rejectRate", .double(counts.rejectRate)),
-            ("offersSigned", .bool(!isOverThreshold)), ("exitCode", .integer(Int64(exitCode))),
+            ("offersSigned", .bool(!isOverThreshold)), ("dataThrough", freshness.dataThrough.map(JSONValue.string) ?? .null),
+            ("stale", .bool(freshness.isStale)), ("exitCode", .integer(Int64(exitCode))),
         ])
         if options.exitsAfterRun { ExitReclaim.keep(model) }
         return Outcome(exitCode: exitCode, summaryLine: JSONText.render(line), publishedPath: publisher.finalPath)

@@ -10,7 +10,7 @@ enum RunPage {
 
     static func content(
         calendar: ReportCalendar, timeZone: String, inputs: [InputStats], counts: IngestCounts, model: SubscriptionModel, reports: RunReports,
-        offersSigned: Bool, campaigns: [(id: String, eligible: Int, treatment: Int, holdout: Int, signed: Int)]
+        offersSigned: Bool, campaigns: [(id: String, eligible: Int, treatment: Int, holdout: Int, signed: Int)], freshness: DataFreshness
     ) -> ReportPageContent {
         ReportPageContent(
             asOf: calendar.asOfLabel, timeZone: timeZone, toolVersion: WinbackVersion.current, inputFiles: inputs.count,
@@ -21,7 +21,7 @@ enum RunPage {
             expirationReasons: reports.expirationReasons, offerUsage: reports.offerUsage, retentionCohorts: reports.retentionCohorts,
             campaigns: campaigns.map {
                 ReportPageContent.CampaignCounts(id: $0.id, eligible: $0.eligible, treatment: $0.treatment, holdout: $0.holdout, signed: $0.signed)
-            })
+            }, freshness: freshness)
     }
 
     /// Renders the page into `directory/report.html`; `rows` is 0 (the page has no data rows).
