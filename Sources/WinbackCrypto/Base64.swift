@@ -29,7 +29,8 @@ public enum Base64 {
                 for character in 0..<256 where values[character] != 0xFF {
                     // The group is a << 18 | b << 12 | c << 6 | d; its top byte goes first.
                     let group = UInt32(values[character]) << (18 - 6 * UInt32(position))
-                    groups[position * 256 + character] = UInt32(littleEndian: (group >> 16) | (group >> 8 & 0xFF) << 8 | (group & 0xFF) << 16)
+                    groups[position * 256 + character] = UInt32(
+                        littleEndian: (group >> 16) | (group >> 8 & 0xFF) << 8 | (group & 0xFF) << 16)
                 }
             }
             self.values = values
@@ -80,7 +81,9 @@ public enum Base64 {
     }
 
     /// ``decodeURL(buffer:into:)`` with whole blocks through the vector decoder or not (tests compare the two).
-    static func decodeURL(buffer input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>, vectorized: Bool) -> Int? {
+    static func decodeURL(buffer input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>, vectorized: Bool)
+        -> Int?
+    {
         decode(buffer: input, url, requirePadding: false, into: output, vectorized: vectorized)
     }
 
@@ -89,7 +92,8 @@ public enum Base64 {
     static func vectorizedCount(_ input: UnsafeBufferPointer<UInt8>) -> Int {
         guard let source = input.baseAddress else { return 0 }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: decodedCapacity(input.count)) { output in
-            winback_base64url_decode_blocks(source, input.count, output.baseAddress!, output.count)
+            guard let target = output.baseAddress else { return 0 }
+            return winback_base64url_decode_blocks(source, input.count, target, output.count)
         }
     }
 
@@ -142,10 +146,11 @@ public enum Base64 {
         }
         // Every full group but the last is stored as four bytes (the next group overwrites the fourth).
         let invalid = decoding.groups.withUnsafeBufferPointer { groups -> UInt32 in
-            let t = groups.baseAddress!
+            guard let t = groups.baseAddress else { return 1 }
             var invalid: UInt32 = 0
             while index + 4 < fullEnd {
-                let group = t[Int(source[index])] | t[256 + Int(source[index + 1])] | t[512 + Int(source[index + 2])]
+                let group =
+                    t[Int(source[index])] | t[256 + Int(source[index + 1])] | t[512 + Int(source[index + 2])]
                     | t[768 + Int(source[index + 3])]
                 invalid |= group
                 UnsafeMutableRawPointer(target + written).storeBytes(of: group, as: UInt32.self)

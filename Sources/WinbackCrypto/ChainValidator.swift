@@ -1,9 +1,9 @@
 import Crypto
 import Foundation
-import Synchronization
 import SwiftASN1
-@_spi(DisableValidityCheck) import X509
+import Synchronization
 import WinbackCore
+@_spi(DisableValidityCheck) import X509
 
 /// Validates x5c chains against the configured roots, once per distinct (`x5c[0]`, `x5c[1]`) pair.
 ///
@@ -51,16 +51,20 @@ public final class ChainValidator: Sendable {
 
     private static func decodeCertificate(_ text: String, role: String) -> Result<Certificate, RecordFailure> {
         guard let der = Base64.decodeStandard(text) else {
-            return .failure(RecordFailure(.invalidCertificate, "\(role) certificate: expected strict standard base64, found invalid base64"))
+            return .failure(
+                RecordFailure(.invalidCertificate, "\(role) certificate: expected strict standard base64, found invalid base64"))
         }
         do {
             return .success(try Certificate(derEncoded: der))
         } catch {
-            return .failure(RecordFailure(.invalidCertificate, "\(role) certificate: expected DER X.509, found \(der.count) bytes that do not parse"))
+            return .failure(
+                RecordFailure(.invalidCertificate, "\(role) certificate: expected DER X.509, found \(der.count) bytes that do not parse"))
         }
     }
 
-    static func evaluateUncached(leaf leafText: String, intermediate intermediateText: String, roots: [Certificate]) async -> ChainEvaluation {
+    static func evaluateUncached(leaf leafText: String, intermediate intermediateText: String, roots: [Certificate]) async
+        -> ChainEvaluation
+    {
         var evaluation = ChainEvaluation()
         let leaf: Certificate
         let intermediate: Certificate
@@ -91,7 +95,9 @@ public final class ChainValidator: Sendable {
         case .validCertificate(let validated):
             chain = Array(validated)
         case .couldNotValidate(let failures):
-            let reason = failures.first.map { String(describing: $0.policyFailureReason) } ?? "no path from the leaf through x5c[1] to a configured root"
+            let reason =
+                failures.first.map { String(describing: $0.policyFailureReason) }
+                ?? "no path from the leaf through x5c[1] to a configured root"
             evaluation.chainFailure = RecordFailure(.untrustedChain, "chain does not validate to a configured root: \(reason)")
             return evaluation
         }

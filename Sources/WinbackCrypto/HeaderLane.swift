@@ -20,7 +20,9 @@ public final class HeaderLane: @unchecked Sendable {
     /// through a dynamic cast: with the decoded array, three heap blocks and a protocol lookup per record
     /// (~0.4 µs). Its `rawRepresentation` is a settable `Data`; while nothing else holds it, writing through
     /// `withUnsafeMutableBytes` reuses its storage.
-    @exclusivity(unchecked) private(set) var signature = try! P256.Signing.ECDSASignature(rawRepresentation: [UInt8](repeating: 0, count: 64))
+    /// `nil` only if swift-crypto refused 64 zero bytes as a signature; then the verifier decodes each signature itself.
+    @exclusivity(unchecked) private(set) var signature = try? P256.Signing.ECDSASignature(
+        rawRepresentation: [UInt8](repeating: 0, count: 64))
 
     public init(capacity: Int = 64) {
         entries = HeaderEntries(capacity: capacity)
@@ -36,9 +38,9 @@ public final class HeaderLane: @unchecked Sendable {
     /// to name the failure).
     func decodeSignature(_ segment: UnsafeBufferPointer<UInt8>) -> Bool {
         guard segment.count == Self.signatureCharacters else { return false }
-        return signature.rawRepresentation.withUnsafeMutableBytes { bytes in
+        return signature?.rawRepresentation.withUnsafeMutableBytes { bytes in
             Base64.decodeURL(buffer: segment, into: bytes.bindMemory(to: UInt8.self)) == 64
-        }
+        } ?? false
     }
 
     /// The base64url length of a 64-byte signature without padding.

@@ -31,7 +31,8 @@ struct JWSHeader: Sendable {
         }
         let algorithm = header["alg"]
         if algorithm?.stringValue != "ES256" {
-            algorithmFailure = RecordFailure(.unsupportedAlgorithm, "alg: expected 'ES256', found \(algorithm.map(FieldValue.describe) ?? "none")")
+            algorithmFailure = RecordFailure(
+                .unsupportedAlgorithm, "alg: expected 'ES256', found \(algorithm.map(FieldValue.describe) ?? "none")")
         }
         switch header["x5c"] {
         case nil, .null?:
@@ -50,7 +51,8 @@ struct JWSHeader: Sendable {
                 if index == 0 { leaf = text } else { intermediate = text }
             }
         case let other?:
-            chainFailure = RecordFailure(.invalidChainLength, "x5c: expected an array of 3 certificates, found \(FieldValue.describe(other))")
+            chainFailure = RecordFailure(
+                .invalidChainLength, "x5c: expected an array of 3 certificates, found \(FieldValue.describe(other))")
         }
     }
 }

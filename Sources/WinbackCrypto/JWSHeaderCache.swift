@@ -2,9 +2,9 @@ import Crypto
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Parsed headers (and their chain evaluations) by the header segment's bytes, bounded in size.

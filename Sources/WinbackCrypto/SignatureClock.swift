@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Samples the thread CPU time that signature checks take where they run — SHA-256 of the signing input
@@ -16,7 +16,8 @@ import Darwin
 /// Not thread-safe: one worker's ``HeaderLane`` owns one (and, like the lane, its counters skip the runtime
 /// exclusivity check).
 public final class SignatureClock: @unchecked Sendable {
-    /// Checks made with a cached header (the fast path, all but a record per distinct header).
+    /// Every signature check this clock saw: each record whose signing input was hashed, whether its
+    /// header was cached (the sampled path) or new (counted, never timed), and whether it then passed.
     @exclusivity(unchecked) public private(set) var checks = 0
     /// Checks timed.
     @exclusivity(unchecked) public private(set) var sampled = 0
@@ -42,6 +43,12 @@ public final class SignatureClock: @unchecked Sendable {
     func begin() -> Int64? {
         checks += 1
         return checks % Self.interval == 0 ? Self.now() : nil
+    }
+
+    /// Counts a check that is not to be timed (a record whose header was not cached: its whole signing
+    /// input is hashed, not continued from the header's state, so it is not what the clock samples).
+    func countUntimed() {
+        checks += 1
     }
 
     /// The thread CPU clock (ns), to time the ECDSA part of a sampled check.

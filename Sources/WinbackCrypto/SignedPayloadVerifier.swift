@@ -2,9 +2,9 @@ import Crypto
 import WinbackCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Verifies an App Store JWS as Apple's `SignedDataVerifier` does offline, then decodes it.
@@ -69,7 +69,8 @@ public struct SignedPayloadVerifier: Sendable {
             entry = cached
         } else {
             let header = parts.parsedHeader ?? parts.headerSegment.withUnsafeBufferPointer { JWSHeader(segment: $0) }
-            let chain = header.malformed == nil && header.chainFailure == nil
+            let chain =
+                header.malformed == nil && header.chainFailure == nil
                 ? await chains.evaluate(leaf: header.leaf, intermediate: header.intermediate) : nil
             entry = JWSHeaderCache.Entry(segment: parts.headerSegment, header: header, chain: chain)
             headers.insert(entry, hash: parts.headerHash)
@@ -242,6 +243,7 @@ public struct SignedPayloadVerifier: Sendable {
             parts.digest = hasher.finalize()
             if let clock, let start { parts.timing = (clock, clock.elapsed(since: start)) }
         } else {
+            lane?.clock.countUntimed()
             parts.digest = SHA256.hash(data: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[0..<dots.1]))
         }
         return parts

@@ -25,11 +25,11 @@ public final class FileByteSource: ByteSource {
     /// Linux's `O_DIRECT`, which Glibc's Swift module leaves out (it needs `_GNU_SOURCE`); its value
     /// differs between architectures, and on others no direct reads are tried.
     #if os(Linux) && arch(x86_64)
-    private static let directFlag: Int32? = 0o40000
+        private static let directFlag: Int32? = 0o40000
     #elseif os(Linux) && arch(arm64)
-    private static let directFlag: Int32? = 0o200000
+        private static let directFlag: Int32? = 0o200000
     #else
-    private static let directFlag: Int32? = nil
+        private static let directFlag: Int32? = nil
     #endif
 
     /// Opens `path` for reading (with `O_DIRECT` when `direct` and the file system allows it) or throws
@@ -62,7 +62,8 @@ public final class FileByteSource: ByteSource {
             if !isDirect { return try read(into: destination) }
         }
         let count = min(destination.count, chunkEnd - chunkStart)
-        base.copyMemory(from: chunk.baseAddress! + chunkStart, byteCount: count)
+        guard let chunkBase = chunk.baseAddress else { return 0 }
+        base.copyMemory(from: chunkBase + chunkStart, byteCount: count)
         chunkStart += count
         return count
     }
@@ -71,7 +72,8 @@ public final class FileByteSource: ByteSource {
     /// plain one (the file position has not moved) and 0 is returned.
     private func readDirect(_ buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
-            let count = Glibc.read(descriptor, buffer.baseAddress!, buffer.count)
+            guard let base = buffer.baseAddress else { return 0 }
+            let count = Glibc.read(descriptor, base, buffer.count)
             if count >= 0 { return count }
             if errno == EINTR { continue }
             if errno == EINVAL, let flag = Self.directFlag, fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~flag) == 0 {

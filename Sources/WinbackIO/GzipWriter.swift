@@ -49,7 +49,7 @@ public final class GzipWriter {
                 let start = output.count
                 output.append(contentsOf: repeatElement(0, count: chunk))
                 let status = output.withUnsafeMutableBufferPointer { outBuffer in
-                    stream.next_out = outBuffer.baseAddress! + start
+                    stream.next_out = outBuffer.baseAddress.map { $0 + start }
                     stream.avail_out = UInt32(chunk)
                     return deflate(&stream, flush)
                 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Splits a byte stream into physical lines, numbered from 1.
@@ -49,7 +49,10 @@ public struct LineReader {
             var rest = 0
             var lineTooLong = false
             let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { storage, filled in
-                let base = storage.baseAddress!
+                guard let base = storage.baseAddress else {
+                    filled = 0
+                    return
+                }
                 carried.withUnsafeBufferPointer { carried in
                     if let start = carried.baseAddress { base.update(from: start, count: carried.count) }
                 }

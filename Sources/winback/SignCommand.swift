@@ -14,7 +14,8 @@ struct SignCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The campaign id.")
     var campaign: String
 
-    @Option(name: .customLong("as-of"), help: "The day whose selections to re-sign (YYYY-MM-DD); default: yesterday in the report time zone.")
+    @Option(
+        name: .customLong("as-of"), help: "The day whose selections to re-sign (YYYY-MM-DD); default: yesterday in the report time zone.")
     var asOf: String?
 
     func run() async throws {

@@ -23,7 +23,8 @@ struct VerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandSupport.run {
-            let outcome = try await VerifyJob.run(configPath: config, isQuiet: quiet, isVerbose: verbose, writeLine: CommandSupport.writeStdout)
+            let outcome = try await VerifyJob.run(
+                configPath: config, isQuiet: quiet, isVerbose: verbose, writeLine: CommandSupport.writeStdout)
             if !quiet { CommandSupport.writeStderr(outcome.report) }
             CommandSupport.writeStdout(outcome.summaryLine)
             return outcome.exitCode

@@ -5,7 +5,8 @@ import WinbackCore
     static let app = AppIdentity(bundleId: "com.example.app", appAppleId: 1, environment: "Sandbox")
 
     static func transaction(_ extra: String) throws -> JSONValue {
-        try JSONParser.parse("""
+        try JSONParser.parse(
+            """
             {"transactionId": "11", "originalTransactionId": "10", "bundleId": "com.example.app", "productId": "p",
              "purchaseDate": 1000, "expiresDate": 2000, "type": "Auto-Renewable Subscription", "signedDate": 1500,
              "environment": "Sandbox"\(extra)}
@@ -29,7 +30,9 @@ import WinbackCore
         #expect(warnings.isEmpty)
     }
 
-    @Test(arguments: [(#", "appAccountToken": """#, nil), (#", "appAccountToken": "ABC-not-a-uuid""#, "ABC-not-a-uuid")] as [(String, String?)])
+    @Test(
+        arguments: [(#", "appAccountToken": """#, nil), (#", "appAccountToken": "ABC-not-a-uuid""#, "ABC-not-a-uuid")]
+            as [(String, String?)])
     func appAccountTokenIsLenient(_ extra: String, _ expected: String?) throws {
         let (payload, _) = try PayloadDecoder(app: Self.app).decode(try Self.transaction(extra), as: .transaction)
         guard case .transaction(let transaction) = payload else { Issue.record("not a transaction"); return }
@@ -37,7 +40,8 @@ import WinbackCore
     }
 
     @Test func unknownNotificationTypeAndSubtypeWarnTwice() throws {
-        let value = try JSONParser.parse(#"""
+        let value = try JSONParser.parse(
+            #"""
             {"notificationType": "NEW_TYPE", "subtype": "NEW_SUBTYPE", "signedDate": 5,
              "data": {"bundleId": "com.example.app", "environment": "Sandbox", "status": 9}}
             """#)
@@ -56,17 +60,23 @@ import WinbackCore
     }
 
     static let failing: [Failing] = [
-        Failing(name: "wrong bundle", extra: #", "bundleId": "com.other""#, code: .invalidAppIdentifier,
-                message: "bundleId: expected 'com.example.app', found 'com.other' (string)"),
-        Failing(name: "wrong environment", extra: #", "environment": "Production""#, code: .invalidEnvironment,
-                message: "environment: expected 'Sandbox', found 'Production' (string)"),
-        Failing(name: "string date", extra: #", "expiresDate": "soon""#, code: .invalidField,
-                message: "field 'expiresDate': expected integer, found 'soon' (string)"),
-        Failing(name: "fractional date", extra: #", "purchaseDate": 1.5"#, code: .invalidField,
-                message: "field 'purchaseDate': expected integer, found 1.5 (number)"),
-        Failing(name: "absent product", extra: #", "productId": null"#, code: .missingField, message: "required field 'productId' is absent"),
-        Failing(name: "subscription without expiry", extra: #", "expiresDate": null"#, code: .missingField,
-                message: "required field 'expiresDate' is absent"),
+        Failing(
+            name: "wrong bundle", extra: #", "bundleId": "com.other""#, code: .invalidAppIdentifier,
+            message: "bundleId: expected 'com.example.app', found 'com.other' (string)"),
+        Failing(
+            name: "wrong environment", extra: #", "environment": "Production""#, code: .invalidEnvironment,
+            message: "environment: expected 'Sandbox', found 'Production' (string)"),
+        Failing(
+            name: "string date", extra: #", "expiresDate": "soon""#, code: .invalidField,
+            message: "field 'expiresDate': expected integer, found 'soon' (string)"),
+        Failing(
+            name: "fractional date", extra: #", "purchaseDate": 1.5"#, code: .invalidField,
+            message: "field 'purchaseDate': expected integer, found 1.5 (number)"),
+        Failing(
+            name: "absent product", extra: #", "productId": null"#, code: .missingField, message: "required field 'productId' is absent"),
+        Failing(
+            name: "subscription without expiry", extra: #", "expiresDate": null"#, code: .missingField,
+            message: "required field 'expiresDate' is absent"),
     ]
 
     @Test(arguments: failing)

@@ -39,7 +39,8 @@ import WinbackCrypto
             transactionId: id + "t", originalTransactionId: id, productId: "m", purchaseDate: asOf - (paidDays + 20) * InstantFormat.day,
             expiresDate: asOf - 20 * InstantFormat.day, appAccountToken: token)
         return SubscriptionTimeline(
-            transactions: [transaction], renewal: RenewalState(originalTransactionId: id, expirationIntent: 1), asOf: asOf, graceMilliseconds: 0)
+            transactions: [transaction], renewal: RenewalState(originalTransactionId: id, expirationIntent: 1), asOf: asOf,
+            graceMilliseconds: 0)
     }
 
     static func rules(_ configure: (inout CampaignRules) -> Void) -> CampaignRules {
@@ -72,7 +73,10 @@ import WinbackCrypto
     @Test func winBackRowCarriesDaysSinceLapseAndReason() throws {
         let (timelines, asOf) = try Self.timelines()
         let selected = Self.selector.select(Self.winBack { _ in }, timelines: timelines, asOf: asOf, coolingDown: [])
-        #expect(selected.first { $0.accountKey == "3" }?.row == ["wb", "3", "3", "treatment", "win_back", "m", "wb.offer", "59", "24", nil, "voluntary"])
+        #expect(
+            selected.first { $0.accountKey == "3" }?.row == [
+                "wb", "3", "3", "treatment", "win_back", "m", "wb.offer", "59", "24", nil, "voluntary",
+            ])
     }
 
     @Test func appleEligibilityRequiresTheOfferInRenewalInfo() {
@@ -94,7 +98,8 @@ import WinbackCrypto
             Self.lapsed(id, token: token, paidDays: paidDays, asOf: asOf)
         }
         let timelines = [
-            subscription("1", token: "AAAA", paidDays: 10), subscription("2", token: "aaaa", paidDays: 40), subscription("3", token: nil, paidDays: 30),
+            subscription("1", token: "AAAA", paidDays: 10), subscription("2", token: "aaaa", paidDays: 40),
+            subscription("3", token: nil, paidDays: 30),
             subscription("4", token: "bbbb", paidDays: 50),
         ]
         let campaign = Self.winBack { _ in }
@@ -108,7 +113,8 @@ import WinbackCrypto
         #expect(Self.selector.select(capped, timelines: timelines, asOf: asOf, coolingDown: []).map(\.accountKey) == ["aaaa", "bbbb"])
         // The key and the offer's token are the lower-cased token, beyond ASCII too; a lower-case one is kept as is.
         for (token, key) in [("AbCd-É", "abcd-é"), ("abcd-é", "abcd-é"), ("ab", "ab")] {
-            let mixed = Self.selector.select(campaign, timelines: [subscription("5", token: token, paidDays: 10)], asOf: asOf, coolingDown: [])
+            let mixed = Self.selector.select(
+                campaign, timelines: [subscription("5", token: token, paidDays: 10)], asOf: asOf, coolingDown: [])
             #expect(mixed.map(\.accountKey) == [key])
             #expect(mixed.map(\.appAccountToken) == [key])
         }
@@ -140,8 +146,13 @@ import WinbackCrypto
         let active = SubscriptionTransaction(
             transactionId: "t", originalTransactionId: "o", productId: "m", purchaseDate: asOf - 25 * InstantFormat.day,
             expiresDate: asOf + 5 * InstantFormat.day + 1)
-        let retention = Campaign(id: "r", audience: .retention, offerIdentifier: "r.offer", rules: { var rules = CampaignRules(); rules.maxDaysToExpiry = 7; return rules }(), signatures: [.v2])
-        let priceIncrease = Campaign(id: "p", audience: .priceIncrease, offerIdentifier: "p.offer", rules: retention.rules, signatures: [.v2])
+        let retention = Campaign(
+            id: "r", audience: .retention, offerIdentifier: "r.offer",
+            rules: {
+                var rules = CampaignRules(); rules.maxDaysToExpiry = 7; return rules
+            }(), signatures: [.v2])
+        let priceIncrease = Campaign(
+            id: "p", audience: .priceIncrease, offerIdentifier: "p.offer", rules: retention.rules, signatures: [.v2])
         let cases: [(RenewalState?, Campaign, Bool)] = [
             (RenewalState(originalTransactionId: "o", autoRenewStatus: 0), retention, true),
             (RenewalState(originalTransactionId: "o", autoRenewStatus: 1), retention, false),
@@ -158,20 +169,35 @@ import WinbackCrypto
     }
 
     @Test(arguments: [
-        (#"[{"id": "x", "audience": "win_back", "offer": {"offerIdentifier": "o"}, "signatures": ["v1"], "rules": {}}]"#,
-         "campaigns[0] ('x').rules.lapseReasons", "required key is missing"),
-        (#"[{"id": "x", "audience": "winback", "signatures": ["v1"]}]"#,
-         "campaigns[0] ('x').audience", "expected one of 'win_back', 'retention', 'price_increase', 'billing_issue', found 'winback'"),
-        (#"[{"id": "x", "audience": "retention", "offer": {"offerIdentifier": "o"}, "signatures": ["v3"], "rules": {"maxDaysToExpiry": 3}}]"#,
-         "campaigns[0] ('x').signatures", "expected values from 'v1', 'v2', 'intro', found 'v3'"),
-        (#"[{"id": "x", "audience": "retention", "offer": {"offerIdentifier": "o"}, "signatures": ["intro"], "rules": {"maxDaysToExpiry": 3}}]"#,
-         "campaigns[0] ('x').allowIntroductoryOffer", "expected true or false (required when signatures has 'intro'), found none"),
-        (#"[{"id": "x", "audience": "retention", "signatures": ["v2"], "rules": {"maxDaysToExpiry": 3}}]"#,
-         "campaigns[0] ('x').offer.offerIdentifier", "expected a string (required for a retention campaign that signs v1 or v2), found none"),
-        (#"[{"id": "x", "audience": "billing_issue", "holdoutPercent": 120}]"#,
-         "campaigns[0] ('x').holdoutPercent", "expected a number from 0 to 100, found 120 (integer)"),
-        (#"[{"id": "x", "audience": "billing_issue"}, {"id": "x", "audience": "billing_issue"}]"#,
-         "campaigns[1] ('x').id", "expected a unique id, found 'x' twice"),
+        (
+            #"[{"id": "x", "audience": "win_back", "offer": {"offerIdentifier": "o"}, "signatures": ["v1"], "rules": {}}]"#,
+            "campaigns[0] ('x').rules.lapseReasons", "required key is missing"
+        ),
+        (
+            #"[{"id": "x", "audience": "winback", "signatures": ["v1"]}]"#,
+            "campaigns[0] ('x').audience", "expected one of 'win_back', 'retention', 'price_increase', 'billing_issue', found 'winback'"
+        ),
+        (
+            #"[{"id": "x", "audience": "retention", "offer": {"offerIdentifier": "o"}, "signatures": ["v3"], "rules": {"maxDaysToExpiry": 3}}]"#,
+            "campaigns[0] ('x').signatures", "expected values from 'v1', 'v2', 'intro', found 'v3'"
+        ),
+        (
+            #"[{"id": "x", "audience": "retention", "offer": {"offerIdentifier": "o"}, "signatures": ["intro"], "rules": {"maxDaysToExpiry": 3}}]"#,
+            "campaigns[0] ('x').allowIntroductoryOffer", "expected true or false (required when signatures has 'intro'), found none"
+        ),
+        (
+            #"[{"id": "x", "audience": "retention", "signatures": ["v2"], "rules": {"maxDaysToExpiry": 3}}]"#,
+            "campaigns[0] ('x').offer.offerIdentifier",
+            "expected a string (required for a retention campaign that signs v1 or v2), found none"
+        ),
+        (
+            #"[{"id": "x", "audience": "billing_issue", "holdoutPercent": 120}]"#,
+            "campaigns[0] ('x').holdoutPercent", "expected a number from 0 to 100, found 120 (integer)"
+        ),
+        (
+            #"[{"id": "x", "audience": "billing_issue"}, {"id": "x", "audience": "billing_issue"}]"#,
+            "campaigns[1] ('x').id", "expected a unique id, found 'x' twice"
+        ),
     ])
     func invalidCampaignsNameTheCampaignAndKey(_ text: String, _ key: String, _ message: String) throws {
         guard case .array(let elements) = try JSONParser.parse(text) else { return }
@@ -179,8 +205,10 @@ import WinbackCrypto
     }
 
     @Test func introOnlyCampaignMayOmitTheOfferIdentifier() throws {
-        guard case .array(let elements) = try JSONParser.parse(
-            #"[{"id": "i", "audience": "retention", "signatures": ["intro"], "allowIntroductoryOffer": true, "rules": {"maxDaysToExpiry": 3}}]"#)
+        guard
+            case .array(let elements) = try JSONParser.parse(
+                #"[{"id": "i", "audience": "retention", "signatures": ["intro"], "allowIntroductoryOffer": true, "rules": {"maxDaysToExpiry": 3}}]"#
+            )
         else { return }
         let campaigns = try CampaignParser.parse(elements.map(\.value))
         #expect(campaigns.first?.offerIdentifier == nil)

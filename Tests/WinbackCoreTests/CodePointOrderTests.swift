@@ -17,6 +17,8 @@ import WinbackCore
         #expect(CodePointOrder.compare(lhs, rhs).signum() == sign)
         #expect(CodePointOrder.compare(rhs, lhs).signum() == -sign)
         #expect(CodePointOrder.less(lhs, rhs) == (sign < 0))
-        #expect(CodePointOrder.compare(lhs, rhs).signum() == (lhs.utf8.elementsEqual(rhs.utf8) ? 0 : lhs.utf8.lexicographicallyPrecedes(rhs.utf8) ? -1 : 1))
+        #expect(
+            CodePointOrder.compare(lhs, rhs).signum()
+                == (lhs.utf8.elementsEqual(rhs.utf8) ? 0 : lhs.utf8.lexicographicallyPrecedes(rhs.utf8) ? -1 : 1))
     }
 }

@@ -25,7 +25,9 @@ import WinbackCore
         #expect(config.acceptUnsignedPayloads == false)
         #expect(config.signing == nil)
         #expect(config.report.maxDataLagDays == 2)
-        #expect(try Self.parse(Self.replacing("\"maxRejectRate\": 0.01", with: "\"maxRejectRate\": 0.01, \"maxDataLagDays\": 0")).report.maxDataLagDays == 0)
+        #expect(
+            try Self.parse(Self.replacing("\"maxRejectRate\": 0.01", with: "\"maxRejectRate\": 0.01, \"maxDataLagDays\": 0")).report
+                .maxDataLagDays == 0)
     }
 
     struct BadConfig: Sendable, CustomTestStringConvertible {
@@ -62,7 +64,8 @@ import WinbackCore
             name: "negative data lag", text: replacing("\"maxRejectRate\": 0.01", with: "\"maxRejectRate\": 0.01, \"maxDataLagDays\": -1"),
             key: "report.maxDataLagDays", message: "expected an integer from 0 to 3650, found -1"),
         BadConfig(
-            name: "fractional data lag", text: replacing("\"maxRejectRate\": 0.01", with: "\"maxRejectRate\": 0.01, \"maxDataLagDays\": 1.5"),
+            name: "fractional data lag",
+            text: replacing("\"maxRejectRate\": 0.01", with: "\"maxRejectRate\": 0.01, \"maxDataLagDays\": 1.5"),
             key: "report.maxDataLagDays", message: "expected an integer, found 1.5 (number)"),
         BadConfig(
             name: "empty inputs", text: replacing("[\"exports/*.ndjson.gz\"]", with: "[]"),
@@ -71,15 +74,22 @@ import WinbackCore
             name: "missing ledger", text: replacing("\"ledger\": \"state/ledger.sqlite\", ", with: ""),
             key: "ledger", message: "required key is missing"),
         BadConfig(
-            name: "unknown campaign key", text: replacing("\"campaigns\": []", with: "\"campaigns\": [{\"id\": \"wb\", \"audiense\": \"win_back\"}]"),
+            name: "unknown campaign key",
+            text: replacing("\"campaigns\": []", with: "\"campaigns\": [{\"id\": \"wb\", \"audiense\": \"win_back\"}]"),
             key: "campaigns[0] ('wb').audiense",
-            message: "unknown key (allowed here: allowIntroductoryOffer, audience, cooldownDays, holdoutPercent, id, maxOffers, offer, rules, signatures)"),
+            message:
+                "unknown key (allowed here: allowIntroductoryOffer, audience, cooldownDays, holdoutPercent, id, maxOffers, offer, rules, signatures)"
+        ),
         BadConfig(
             name: "unknown rule key",
             text: replacing("\"campaigns\": []", with: "\"campaigns\": [{\"id\": \"wb\", \"rules\": {\"minPaidDay\": 3}}]"),
             key: "campaigns[0] ('wb').rules.minPaidDay",
-            message: "unknown key (allowed here: lapseReasons, maxDaysSinceLapse, maxDaysToExpiry, minDaysSinceLapse, minPaidDays, productIds, requireAppleEligibility, storefronts)"),
-        BadConfig(name: "not JSON", text: "{", key: "(file)", message: "expected a JSON object, found invalid JSON: expected a member name at byte 1"),
+            message:
+                "unknown key (allowed here: lapseReasons, maxDaysSinceLapse, maxDaysToExpiry, minDaysSinceLapse, minPaidDays, productIds, requireAppleEligibility, storefronts)"
+        ),
+        BadConfig(
+            name: "not JSON", text: "{", key: "(file)",
+            message: "expected a JSON object, found invalid JSON: expected a member name at byte 1"),
     ]
 
     @Test(arguments: badConfigs)

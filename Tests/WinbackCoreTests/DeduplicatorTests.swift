@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WinbackCore
 
 @Suite struct DeduplicatorTests {
@@ -69,21 +70,33 @@ import Testing
     @Test func attributesReadFromBytesAreTheSharedInstance() {
         let compactor = PayloadCompactor()
         func attributes(storefront: String?, offerPeriod: String? = nil) -> TransactionAttributes {
-            compactor.intern(TransactionAttributes(
-                productId: "p.monthly", subscriptionGroupId: "g", type: "Auto-Renewable Subscription", offerIdentifier: nil,
-                offerDiscountType: nil, offerPeriod: offerPeriod, storefront: storefront, ownership: "PURCHASED"))
+            compactor.intern(
+                TransactionAttributes(
+                    productId: "p.monthly", subscriptionGroupId: "g", type: "Auto-Renewable Subscription", offerIdentifier: nil,
+                    offerDiscountType: nil, offerPeriod: offerPeriod, storefront: storefront, ownership: "PURCHASED"))
         }
         func fromBytes(storefront: String?, offerPeriod: String? = nil) -> TransactionAttributes {
             func with(_ text: String?, _ body: (UnsafeBufferPointer<UInt8>?) -> TransactionAttributes) -> TransactionAttributes {
                 guard let text else { return body(nil) }
                 return Array(text.utf8).withUnsafeBufferPointer { body($0) }
             }
-            return with("p.monthly") { product in with("g") { group in with("Auto-Renewable Subscription") { type in
-                with(storefront) { storefront in with(offerPeriod) { period in with("PURCHASED") { ownership in
-                    compactor.intern(AttributeBytes(
-                        productId: product!, subscriptionGroupId: group, type: type!, offerIdentifier: nil, offerDiscountType: nil,
-                        offerPeriod: period, storefront: storefront, ownership: ownership))
-                } } } } } }
+            return with("p.monthly") { product in
+                with("g") { group in
+                    with("Auto-Renewable Subscription") { type in
+                        with(storefront) { storefront in
+                            with(offerPeriod) { period in
+                                with("PURCHASED") { ownership in
+                                    compactor.intern(
+                                        AttributeBytes(
+                                            productId: product!, subscriptionGroupId: group, type: type!, offerIdentifier: nil,
+                                            offerDiscountType: nil,
+                                            offerPeriod: period, storefront: storefront, ownership: ownership))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
         let usa = attributes(storefront: "USA")
         #expect(fromBytes(storefront: "USA") === usa)
@@ -104,11 +117,17 @@ import Testing
         let compactor = PayloadCompactor()
         func fields<T>(_ storefront: String, _ body: (AttributeBytes) -> T) -> T {
             let (product, type, front) = (Array("p.monthly".utf8), Array("Auto-Renewable Subscription".utf8), Array(storefront.utf8))
-            return product.withUnsafeBufferPointer { p in type.withUnsafeBufferPointer { t in front.withUnsafeBufferPointer { f in
-                body(AttributeBytes(
-                    productId: p, subscriptionGroupId: nil, type: t, offerIdentifier: nil, offerDiscountType: nil, offerPeriod: nil,
-                    storefront: f, ownership: nil))
-            } } }
+            return product.withUnsafeBufferPointer { p in
+                type.withUnsafeBufferPointer { t in
+                    front.withUnsafeBufferPointer { f in
+                        body(
+                            AttributeBytes(
+                                productId: p, subscriptionGroupId: nil, type: t, offerIdentifier: nil, offerDiscountType: nil,
+                                offerPeriod: nil,
+                                storefront: f, ownership: nil))
+                    }
+                }
+            }
         }
         let (one, two) = (CompactorLane(), CompactorLane())
         var sharedCalls = 0
@@ -147,13 +166,15 @@ import Testing
                     guard let array else { return body(nil) }
                     return array.withUnsafeBufferPointer { body($0) }
                 }
-                return with(t) { t in with(a) { a in
-                    recent.identity(originalTransactionId: o, appAccountToken: t, appTransactionId: a) {
-                        made += 1
-                        let token = token.flatMap { $0.isEmpty ? nil : $0.lowercased() }
-                        return SubscriptionIdentity(originalTransactionId: original, appAccountToken: token, appTransactionId: app)
+                return with(t) { t in
+                    with(a) { a in
+                        recent.identity(originalTransactionId: o, appAccountToken: t, appTransactionId: a) {
+                            made += 1
+                            let token = token.flatMap { $0.isEmpty ? nil : $0.lowercased() }
+                            return SubscriptionIdentity(originalTransactionId: original, appAccountToken: token, appTransactionId: app)
+                        }
                     }
-                } }
+                }
             }
         }
         let first = identity("2000000000000001", token: "ABCDEF01-0000-0000-0000-000000000000", app: "7")

@@ -61,7 +61,10 @@ import WinbackCore
     static let edits: [(name: String, from: String, to: String, isFast: Bool)] = [
         ("whitespace between tokens", #","bundleId":"#, " ,\n\t\"bundleId\" : ", true),
         ("a null field reads as absent", #""storefront":"USA""#, #""storefront":null"#, true),
-        ("an empty app account token is absent", #""appAccountToken":"DA11f6fe-6169-4b2c-8e30-e6f8afc735f8""#, #""appAccountToken":"""#, true),
+        (
+            "an empty app account token is absent", #""appAccountToken":"DA11f6fe-6169-4b2c-8e30-e6f8afc735f8""#, #""appAccountToken":"""#,
+            true
+        ),
         ("an escape", #""storefront":"USA""#, #""storefront":"U\u0053A""#, false),
         ("non-ASCII text", #""storefront":"USA""#, #""storefront":"ÜSA""#, false),
         ("an unknown key", #""currency":"USD""#, #""currency":"USD","newAppleField":1"#, false),
@@ -79,8 +82,10 @@ import WinbackCore
         ("an unknown offer type", #""offerType":1"#, #""offerType":9"#, false),
         ("a missing required field", #""purchaseDate":1761397593187,"#, "", false),
         ("a subscription without expiresDate", #""expiresDate":1764075993187,"#, "", false),
-        ("a non-subscription without expiresDate", #""expiresDate":1764075993187,"quantity":1,"type":"Auto-Renewable Subscription""#,
-            #""quantity":1,"type":"Consumable""#, true),
+        (
+            "a non-subscription without expiresDate", #""expiresDate":1764075993187,"quantity":1,"type":"Auto-Renewable Subscription""#,
+            #""quantity":1,"type":"Consumable""#, true
+        ),
         ("trailing data", #""billingPlanType":"BILLED_UPFRONT"}"#, #""billingPlanType":"BILLED_UPFRONT"}x"#, false),
         ("a trailing comma", #""billingPlanType":"BILLED_UPFRONT"}"#, #""billingPlanType":"BILLED_UPFRONT",}"#, false),
     ]

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WinbackCore
 
 /// The key table against a plain search of its key list: every key, and every edit of one that a
@@ -19,7 +20,9 @@ import Testing
         for (position, key) in keys.enumerated() {
             let utf8 = Array(key.utf8)
             if index(utf8) != position { mismatches.append(key) }
-            var edits: [[UInt8]] = [Array(utf8.dropFirst()), Array(utf8.dropLast()), utf8 + [UInt8(ascii: "x")], [UInt8(ascii: "x")] + utf8]
+            var edits: [[UInt8]] = [
+                Array(utf8.dropFirst()), Array(utf8.dropLast()), utf8 + [UInt8(ascii: "x")], [UInt8(ascii: "x")] + utf8,
+            ]
             edits.append(Array(key.uppercased().utf8))
             for offset in utf8.indices {
                 for replacement in [UInt8(ascii: "a"), UInt8(ascii: "Z"), 0x00, 0xFF] where replacement != utf8[offset] {

@@ -9,7 +9,6 @@ import WinbackCore
         return InstantFormat.days(year: Int64(year), month: Int64(month), day: Int64(day)) * InstantFormat.day
     }
 
-
     static func tx(
         _ subscription: String, _ id: String, _ product: String, _ purchase: String, _ expires: String, trial: Bool = false,
         offer: (Int32, String?, String, String)? = nil, revoked: String? = nil, upgraded: Bool = false, family: Bool = false
@@ -70,50 +69,55 @@ import WinbackCore
     @Test func statusesAtT() throws {
         let (model, _) = try Self.model()
         let statuses = Dictionary(uniqueKeysWithValues: model.timelines.map { ($0.originalTransactionId, $0.status.rawValue) })
-        #expect(statuses == [
-            "1": "active", "2": "expired", "3": "expired", "4": "active", "5": "expired", "6": "revoked", "7": "active",
-            "8": "active", "9": "expired", "10": "expired", "11": "billing_retry", "12": "billing_grace_period",
-        ])
+        #expect(
+            statuses == [
+                "1": "active", "2": "expired", "3": "expired", "4": "active", "5": "expired", "6": "revoked", "7": "active",
+                "8": "active", "9": "expired", "10": "expired", "11": "billing_retry", "12": "billing_grace_period",
+            ])
         #expect(model.timelines.map(\.originalTransactionId) == ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"])
     }
 
     @Test func churnMonthlyMatchesTheHandCount() throws {
         let (model, calendar) = try Self.model()
         let reports = RunReportsFixture(model: model, calendar: calendar)
-        #expect(Self.csv(reports.churnMonthly) == [
-            "2025-10,m,g1,1,1,1,0,0,0,0,0,0,0,0,0,0,0,0.000000",
-            "2025-11,m,g1,0,0,0,0,1,0,0,0,0,0,0,0,0,1,",
-            "2026-01,m,g1,0,5,6,0,0,0,0,0,0,0,0,0,0,0,",
-            "2026-02,a,g1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0.000000",
-            "2026-02,m,g1,4,6,3,1,2,0,0,0,0,0,0,0,1,1,0.500000",
-            "2026-03,a,g1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0.000000",
-            "2026-03,m,g1,7,4,1,1,4,1,0,1,2,0,0,0,0,0,0.571429",
-        ])
+        #expect(
+            Self.csv(reports.churnMonthly) == [
+                "2025-10,m,g1,1,1,1,0,0,0,0,0,0,0,0,0,0,0,0.000000",
+                "2025-11,m,g1,0,0,0,0,1,0,0,0,0,0,0,0,0,1,",
+                "2026-01,m,g1,0,5,6,0,0,0,0,0,0,0,0,0,0,0,",
+                "2026-02,a,g1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0.000000",
+                "2026-02,m,g1,4,6,3,1,2,0,0,0,0,0,0,0,1,1,0.500000",
+                "2026-03,a,g1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0.000000",
+                "2026-03,m,g1,7,4,1,1,4,1,0,1,2,0,0,0,0,0,0.571429",
+            ])
     }
 
     @Test func expirationReasonsMatchTheHandCount() throws {
         let (model, _) = try Self.model()
-        #expect(Self.csv(ExpirationReasonsReport.rows(model.timelines)) == [
-            "m,billing_error,2,1,0.200000", "m,refund,,1,0.200000", "m,voluntary,1,3,0.600000",
-        ])
+        #expect(
+            Self.csv(ExpirationReasonsReport.rows(model.timelines)) == [
+                "m,billing_error,2,1,0.200000", "m,refund,,1,0.200000", "m,voluntary,1,3,0.600000",
+            ])
     }
 
     @Test func offerUsageMatchesTheHandCount() throws {
         let (model, _) = try Self.model()
-        #expect(Self.csv(OfferUsageReport.rows(model.timelines)) == [
-            "1,,FREE_TRIAL,P1W,2,0,2,1,0.500000,0", "4,wb,PAY_AS_YOU_GO,P1M,1,1,0,0,,0",
-        ])
+        #expect(
+            Self.csv(OfferUsageReport.rows(model.timelines)) == [
+                "1,,FREE_TRIAL,P1W,2,0,2,1,0.500000,0", "4,wb,PAY_AS_YOU_GO,P1M,1,1,0,0,,0",
+            ])
     }
 
     @Test func retentionCohortsMatchTheHandCount() throws {
         let (model, calendar) = try Self.model()
-        #expect(Self.csv(RetentionCohortsReport.rows(model.timelines, calendar: calendar)) == [
-            "2025-10,m,0,1,1,1,1.000000", "2025-10,m,1,1,1,1,1.000000", "2025-10,m,2,1,1,0,0.000000",
-            "2025-10,m,3,1,1,0,0.000000", "2025-10,m,4,1,1,0,0.000000", "2025-10,m,5,1,1,0,0.000000",
-            "2026-01,m,0,5,5,5,1.000000", "2026-01,m,1,5,5,5,1.000000", "2026-01,m,2,5,5,2,0.400000",
-            "2026-02,m,0,3,3,2,0.666667", "2026-02,m,1,3,3,0,0.000000", "2026-02,m,2,3,1,0,0.000000",
-            "2026-03,m,0,1,1,1,1.000000",
-        ])
+        #expect(
+            Self.csv(RetentionCohortsReport.rows(model.timelines, calendar: calendar)) == [
+                "2025-10,m,0,1,1,1,1.000000", "2025-10,m,1,1,1,1,1.000000", "2025-10,m,2,1,1,0,0.000000",
+                "2025-10,m,3,1,1,0,0.000000", "2025-10,m,4,1,1,0,0.000000", "2025-10,m,5,1,1,0,0.000000",
+                "2026-01,m,0,5,5,5,1.000000", "2026-01,m,1,5,5,5,1.000000", "2026-01,m,2,5,5,2,0.400000",
+                "2026-02,m,0,3,3,2,0.666667", "2026-02,m,1,3,3,0,0.000000", "2026-02,m,2,3,1,0,0.000000",
+                "2026-03,m,0,1,1,1,1.000000",
+            ])
     }
 
     /// The bytes `subscriptions.csv` is written with are the CSV line of the row, for every subscription here
@@ -150,9 +154,15 @@ import WinbackCore
         #expect(rows["10"]?[11] == "2026-04-01T00:00:00.000Z")
         #expect(rows["10"]?[12] == "voluntary")
         // Refund mid-period without renewal info: revoked, refund, renewal columns empty, 10 paid days, no paid periods.
-        #expect(rows["6"].map { [$0[7], $0[11], $0[12], $0[13], $0[18], $0[19]] } == ["revoked", "2026-02-13T00:00:00.000Z", "refund", nil, "0", "10"])
+        #expect(
+            rows["6"].map { [$0[7], $0[11], $0[12], $0[13], $0[18], $0[19]] } == [
+                "revoked", "2026-02-13T00:00:00.000Z", "refund", nil, "0", "10",
+            ])
         // Upgrade: the monthly covers only until the annual starts.
-        #expect(rows["7"].map { [$0[4], $0[7], $0[19]] } == ["a", "active", String((Self.day("2026-04-01") - Self.day("2026-01-20")) / InstantFormat.day)])
+        #expect(
+            rows["7"].map { [$0[4], $0[7], $0[19]] } == [
+                "a", "active", String((Self.day("2026-04-01") - Self.day("2026-01-20")) / InstantFormat.day),
+            ])
         // Grace recovery inside the window: one span, consecutive = all paid days.
         #expect(rows["4"].map { [$0[19], $0[20]] } == ["71", "71"])
         // Lapse outside the grace window: consecutive days only from the last span.

@@ -75,7 +75,8 @@ import WinbackCore
     }
 
     @Test func knownLongKeysAreShared() throws {
-        let value = try JSONParser.parse("{\"originalTransactionId\":\"1\",\"originalTransactionIdX\":\"2\",\"subscriptionGroupIdentifier\":\"3\"}")
+        let value = try JSONParser.parse(
+            "{\"originalTransactionId\":\"1\",\"originalTransactionIdX\":\"2\",\"subscriptionGroupIdentifier\":\"3\"}")
         #expect(value.objectMembers?.map(\.key) == ["originalTransactionId", "originalTransactionIdX", "subscriptionGroupIdentifier"])
         #expect(value["originalTransactionId"] == .string("1") && value["originalTransactionIdX"] == .string("2"))
     }

@@ -32,7 +32,10 @@ import WinbackCore
         #expect(try #require(ReportCalendar(timeZone: "UTC", asOfYear: 2026, month: 1, day: 5)).lastFullMonth == (2025, 12))
     }
 
-    @Test(arguments: [(1, 3, "0.333333"), (2, 3, "0.666667"), (1, 8, "0.125000"), (1, 2_000_000, "0.000001"), (1, 2_000_001, "0.000000"), (5, 5, "1.000000")])
+    @Test(arguments: [
+        (1, 3, "0.333333"), (2, 3, "0.666667"), (1, 8, "0.125000"), (1, 2_000_000, "0.000001"), (1, 2_000_001, "0.000000"),
+        (5, 5, "1.000000"),
+    ])
     func ratesRoundHalfAwayFromZero(_ numerator: Int, _ denominator: Int, _ expected: String) {
         #expect(RateFormat.format(numerator, denominator) == expected)
     }
@@ -55,7 +58,10 @@ import WinbackCore
         #expect(bytes == Array(("x\n" + expected).utf8))
     }
 
-    @Test(arguments: [("9", "10", true), ("10", "9", false), ("010", "9", false), ("a", "b", true), ("10", "a", true), ("2000000800000001", "2000000800000002", true)])
+    @Test(arguments: [
+        ("9", "10", true), ("10", "9", false), ("010", "9", false), ("a", "b", true), ("10", "a", true),
+        ("2000000800000001", "2000000800000002", true),
+    ])
     func identifierOrder(_ lhs: String, _ rhs: String, _ isLess: Bool) {
         #expect(IdentifierOrder.less(lhs, rhs) == isLess)
     }

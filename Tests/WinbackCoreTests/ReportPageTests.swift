@@ -90,8 +90,10 @@ import WinbackTestSupport
     @Test func lastFullMonthCalloutSumsTheChurnRows() {
         let html = ReportPage.render(Self.content(products: 2))
         // Two products, each 96 active at the start of October and 8 churned: 16 ÷ 192.
-        let figures = ["data-column=\"activeStart\" data-value=\"192\"", "data-column=\"churned\" data-value=\"16\"",
-            "data-column=\"churnRate\" data-value=\"0.083333\">8.3 %<"]
+        let figures = [
+            "data-column=\"activeStart\" data-value=\"192\"", "data-column=\"churned\" data-value=\"16\"",
+            "data-column=\"churnRate\" data-value=\"0.083333\">8.3 %<",
+        ]
         #expect(figures.filter { !html.contains($0) } == [])
     }
 
@@ -110,11 +112,14 @@ import WinbackTestSupport
         let codes = try Self.tableValues(html, id: "rejects-table")
         #expect(codes.map { $0["code"] } == ["invalid_signature", "malformed_json"])
         let campaigns = try Self.tableValues(html, id: "campaigns-table")
-        #expect(campaigns == [["campaignId": "winback-&lt;voluntary&gt;", "eligible": "12", "treatment": "10", "holdout": "2", "signed": "10"]])
+        #expect(
+            campaigns == [["campaignId": "winback-&lt;voluntary&gt;", "eligible": "12", "treatment": "10", "holdout": "2", "signed": "10"]])
     }
 
     @Test func largeRunsStayBounded() throws {
-        let offers: [[String?]] = (0..<500).map { index in ["2", "promo.\(index)", "PAY_AS_YOU_GO", "P1M", String(index), "0", "0", "0", nil, "0"] }
+        let offers: [[String?]] = (0..<500).map { index in
+            ["2", "promo.\(index)", "PAY_AS_YOU_GO", "P1M", String(index), "0", "0", "0", nil, "0"]
+        }
         let html = ReportPage.render(Self.content(offers: offers, products: 300, groups: 40, cohorts: 60))
         #expect(html.utf8.count < 600_000, "page is \(html.utf8.count) bytes")
         let rows = try Self.tableValues(html, id: "offers-table")
@@ -146,8 +151,10 @@ import WinbackTestSupport
         content.subscriptionsByStatus = content.subscriptionsByStatus.map { ($0.status, 0) }
         let html = ReportPage.render(content)
         #expect(ReportPage.sectionIDs.filter { !html.contains("<section id=\"\($0)\">") } == [])
-        let notes = ["No subscription is expired at as-of.", "No transaction used an offer.", "No cohort has reached its first renewal yet.",
-            "No campaigns are configured.", "No record was rejected."]
+        let notes = [
+            "No subscription is expired at as-of.", "No transaction used an offer.", "No cohort has reached its first renewal yet.",
+            "No campaigns are configured.", "No record was rejected.",
+        ]
         #expect(notes.filter { !html.contains($0) } == [])
         #expect(!html.contains("=\"nan") && !html.contains("=\"inf") && !html.contains("=\"-inf"))
     }
@@ -166,7 +173,10 @@ import WinbackTestSupport
         #expect(ChartNumber.grouped(value) == expected)
     }
 
-    @Test(arguments: [(291.0, true, 300.0, 100.0), (3.0, true, 3.0, 1.0), (0.094, false, 0.1, 0.025), (0.0, true, 4.0, 1.0), (18_000.0, true, 20_000.0, 5_000.0)])
+    @Test(arguments: [
+        (291.0, true, 300.0, 100.0), (3.0, true, 3.0, 1.0), (0.094, false, 0.1, 0.025), (0.0, true, 4.0, 1.0),
+        (18_000.0, true, 20_000.0, 5_000.0),
+    ])
     func axesEndOnRoundNumbers(_ peak: Double, _ isCount: Bool, _ maximum: Double, _ step: Double) {
         let axis = ChartNumber.axis(maximum: peak, isCount: isCount)
         #expect(axis.maximum >= peak)

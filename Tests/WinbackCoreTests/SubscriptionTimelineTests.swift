@@ -21,7 +21,9 @@ import WinbackCore
         }
     }
 
-    static func transaction(_ index: Int, purchase: Int64, expires: Int64, revocation: Int64? = nil, upgraded: Bool = false) -> SubscriptionTransaction {
+    static func transaction(_ index: Int, purchase: Int64, expires: Int64, revocation: Int64? = nil, upgraded: Bool = false)
+        -> SubscriptionTransaction
+    {
         SubscriptionTransaction(
             transactionId: "t\(index)", originalTransactionId: "o", productId: "m", purchaseDate: purchase, expiresDate: expires,
             revocationDate: revocation, isUpgraded: upgraded)
@@ -54,18 +56,44 @@ import WinbackCore
         let month = 30 * Self.day
         let cases: [(String, [SubscriptionTransaction])] = [
             ("monthly chain", (0..<3).map { Self.transaction($0, purchase: Int64($0) * month, expires: Int64($0 + 1) * month) }),
-            ("chain with a gap", [Self.transaction(0, purchase: 0, expires: month), Self.transaction(1, purchase: month + 9 * Self.day, expires: 2 * month)]),
-            ("overlap: the later purchase covers", [Self.transaction(0, purchase: 0, expires: 2 * month), Self.transaction(1, purchase: month, expires: 3 * month)]),
-            ("upgrade cuts the earlier coverage", [
-                Self.transaction(0, purchase: 0, expires: 2 * month, upgraded: true), Self.transaction(1, purchase: month, expires: 3 * month),
-            ]),
-            ("refunded mid-period", [Self.transaction(0, purchase: 0, expires: month, revocation: 10 * Self.day), Self.transaction(1, purchase: month, expires: 2 * month)]),
-            ("empty coverage (revoked at purchase)", [Self.transaction(0, purchase: 0, expires: month, revocation: 0), Self.transaction(1, purchase: month, expires: 2 * month)]),
-            ("nested: a short transaction inside a long one", [Self.transaction(0, purchase: 0, expires: 3 * month), Self.transaction(1, purchase: month, expires: month + Self.day)]),
-            ("same purchase instant, later expiry wins", [Self.transaction(0, purchase: 0, expires: month), Self.transaction(1, purchase: 0, expires: 2 * month)]),
+            (
+                "chain with a gap",
+                [Self.transaction(0, purchase: 0, expires: month), Self.transaction(1, purchase: month + 9 * Self.day, expires: 2 * month)]
+            ),
+            (
+                "overlap: the later purchase covers",
+                [Self.transaction(0, purchase: 0, expires: 2 * month), Self.transaction(1, purchase: month, expires: 3 * month)]
+            ),
+            (
+                "upgrade cuts the earlier coverage",
+                [
+                    Self.transaction(0, purchase: 0, expires: 2 * month, upgraded: true),
+                    Self.transaction(1, purchase: month, expires: 3 * month),
+                ]
+            ),
+            (
+                "refunded mid-period",
+                [
+                    Self.transaction(0, purchase: 0, expires: month, revocation: 10 * Self.day),
+                    Self.transaction(1, purchase: month, expires: 2 * month),
+                ]
+            ),
+            (
+                "empty coverage (revoked at purchase)",
+                [Self.transaction(0, purchase: 0, expires: month, revocation: 0), Self.transaction(1, purchase: month, expires: 2 * month)]
+            ),
+            (
+                "nested: a short transaction inside a long one",
+                [Self.transaction(0, purchase: 0, expires: 3 * month), Self.transaction(1, purchase: month, expires: month + Self.day)]
+            ),
+            (
+                "same purchase instant, later expiry wins",
+                [Self.transaction(0, purchase: 0, expires: month), Self.transaction(1, purchase: 0, expires: 2 * month)]
+            ),
         ]
         for (label, transactions) in cases {
-            Self.check(SubscriptionTimeline(transactions: transactions, renewal: nil, asOf: Self.asOf, graceMilliseconds: 16 * Self.day), label)
+            Self.check(
+                SubscriptionTimeline(transactions: transactions, renewal: nil, asOf: Self.asOf, graceMilliseconds: 16 * Self.day), label)
         }
     }
 
@@ -81,7 +109,8 @@ import WinbackCore
                 let expires = purchase + Int64(generator.next(41)) * Self.day
                 cursor = expires
                 let revocation = generator.next(8) == 0 ? purchase + Int64(generator.next(41)) * Self.day : nil
-                transactions.append(Self.transaction(index, purchase: purchase, expires: expires, revocation: revocation, upgraded: generator.next(6) == 0))
+                transactions.append(
+                    Self.transaction(index, purchase: purchase, expires: expires, revocation: revocation, upgraded: generator.next(6) == 0))
             }
             let timeline = SubscriptionTimeline(transactions: transactions, renewal: nil, asOf: Self.asOf, graceMilliseconds: 16 * Self.day)
             Self.check(timeline, "round \(round)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WinbackCrypto
 
 /// The base64 decoder against Foundation's, for every length up to a few groups and every position of a
@@ -21,8 +22,10 @@ import Testing
         #expect(Base64.encodeStandard(data) == standard)
         #expect(Base64.decodeStandard(standard) == data)
         let url = Base64.encodeURL(data)
-        #expect(url == standard.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: ""))
+        #expect(
+            url
+                == standard.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: ""))
         #expect(Base64.decodeURL(url) == data)
         #expect(Base64.decodeURL(url + String(repeating: "=", count: (4 - url.count % 4) % 4)) == data)
 
@@ -64,12 +67,13 @@ import Testing
     }
 
     /// Padding and the unused bits of a tail, as RFC 4648 §3.5 lets a strict decoder check them.
-    @Test(arguments: [
-        ("QQ==", [UInt8(0x41)], true), ("QUI=", [0x41, 0x42], true), ("QQ", [0x41], false), ("QUI", [0x41, 0x42], false),
-        ("QR==", nil, true), ("QUJ=", nil, true), ("QR", nil, false), ("QUJ", nil, false),  // unused bits set
-        ("QQ=", nil, true), ("Q===", nil, true), ("Q", nil, false), ("QUJDR", nil, false), ("QQ=A", nil, true),
-        ("", [], true), ("", [], false),
-    ] as [(String, [UInt8]?, Bool)])
+    @Test(
+        arguments: [
+            ("QQ==", [UInt8(0x41)], true), ("QUI=", [0x41, 0x42], true), ("QQ", [0x41], false), ("QUI", [0x41, 0x42], false),
+            ("QR==", nil, true), ("QUJ=", nil, true), ("QR", nil, false), ("QUJ", nil, false),  // unused bits set
+            ("QQ=", nil, true), ("Q===", nil, true), ("Q", nil, false), ("QUJDR", nil, false), ("QQ=A", nil, true),
+            ("", [], true), ("", [], false),
+        ] as [(String, [UInt8]?, Bool)])
     func paddingAndTrailingBits(_ text: String, _ expected: [UInt8]?, _ standard: Bool) {
         #expect((standard ? Base64.decodeStandard(text) : Base64.decodeURL(text)) == expected)
     }

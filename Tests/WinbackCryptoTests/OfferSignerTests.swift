@@ -11,7 +11,8 @@ import WinbackTestSupport
         let vectors = try ConformanceVectors()
         let pem = try #require(vectors.json["iap_key"]?["private_key_pkcs8_pem_TEST_ONLY"]?.stringValue)
         let key = try InAppPurchaseKey(
-            pem: pem, keyId: vectors.json["iap_key"]?["key_id"]?.stringValue ?? "", issuerId: vectors.json["iap_key"]?["issuer_id"]?.stringValue ?? "")
+            pem: pem, keyId: vectors.json["iap_key"]?["key_id"]?.stringValue ?? "",
+            issuerId: vectors.json["iap_key"]?["issuer_id"]?.stringValue ?? "")
         return (OfferSigner(key: key, bundleId: vectors.string("bundle_id")), vectors)
     }
 
@@ -19,7 +20,9 @@ import WinbackTestSupport
         try P256.Signing.PublicKey(pemRepresentation: try #require(vectors.json["iap_key"]?["public_key_pem"]?.stringValue))
     }
 
-    static func v1Inputs(_ vectors: ConformanceVectors) throws -> (product: String, offer: String, token: String, nonce: String, timestamp: Int64) {
+    static func v1Inputs(_ vectors: ConformanceVectors) throws -> (
+        product: String, offer: String, token: String, nonce: String, timestamp: Int64
+    ) {
         let v1 = try #require(vectors.json["v1"])
         guard case .integer(let timestamp)? = v1["timestamp_ms"] else { throw FixtureError(description: "timestamp") }
         return (
@@ -31,7 +34,9 @@ import WinbackTestSupport
     @Test func v1MessageIsByteIdenticalToApples() throws {
         let (signer, vectors) = try Self.signer()
         let input = try Self.v1Inputs(vectors)
-        let message = signer.v1Message(productId: input.product, offerIdentifier: input.offer, appAccountToken: input.token, nonce: input.nonce, timestamp: input.timestamp)
+        let message = signer.v1Message(
+            productId: input.product, offerIdentifier: input.offer, appAccountToken: input.token, nonce: input.nonce,
+            timestamp: input.timestamp)
         let hex = Array(message.utf8).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
         #expect(hex == vectors.json["v1"]?["message_utf8_hex"]?.stringValue)
     }
@@ -39,7 +44,9 @@ import WinbackTestSupport
     @Test func applesV1SignatureVerifiesWithOurMessage() throws {
         let (signer, vectors) = try Self.signer()
         let input = try Self.v1Inputs(vectors)
-        let message = signer.v1Message(productId: input.product, offerIdentifier: input.offer, appAccountToken: input.token, nonce: input.nonce, timestamp: input.timestamp)
+        let message = signer.v1Message(
+            productId: input.product, offerIdentifier: input.offer, appAccountToken: input.token, nonce: input.nonce,
+            timestamp: input.timestamp)
         let encoded = try #require(vectors.json["v1"]?["signature_b64_der"]?.stringValue)
         let der = try #require(Base64.decodeStandard(encoded))
         let signature = try P256.Signing.ECDSASignature(derRepresentation: der)
@@ -49,10 +56,15 @@ import WinbackTestSupport
     @Test func ourV1SignatureVerifiesWithTheVectorsPublicKey() throws {
         let (signer, vectors) = try Self.signer()
         let input = try Self.v1Inputs(vectors)
-        let encoded = try signer.signV1(productId: input.product, offerIdentifier: input.offer, appAccountToken: input.token, nonce: input.nonce, timestamp: input.timestamp)
+        let encoded = try signer.signV1(
+            productId: input.product, offerIdentifier: input.offer, appAccountToken: input.token, nonce: input.nonce,
+            timestamp: input.timestamp)
         let der = try #require(Base64.decodeStandard(encoded))
-        let message = signer.v1Message(productId: input.product, offerIdentifier: input.offer, appAccountToken: input.token, nonce: input.nonce, timestamp: input.timestamp)
-        #expect(try Self.publicKey(vectors).isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: der), for: Array(message.utf8)))
+        let message = signer.v1Message(
+            productId: input.product, offerIdentifier: input.offer, appAccountToken: input.token, nonce: input.nonce,
+            timestamp: input.timestamp)
+        #expect(
+            try Self.publicKey(vectors).isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: der), for: Array(message.utf8)))
     }
 
     @Test func emptyTokenKeepsItsSlot() throws {
@@ -112,15 +124,25 @@ import WinbackTestSupport
         }
         let issuer = signer.key.issuerId
         let v2 = try signer.signV2(
-            productId: "com.example.\"quoted\"\\", offerIdentifier: "o\u{1}", transactionId: "2000000812345678", nonce: "AB-c", issuedAtSeconds: -5)
+            productId: "com.example.\"quoted\"\\", offerIdentifier: "o\u{1}", transactionId: "2000000812345678", nonce: "AB-c",
+            issuedAtSeconds: -5)
         #expect(try text(v2, 0) == #"{"alg":"ES256","kid":"ABCDEFGHIJ","typ":"JWT"}"#)
-        #expect(try text(v2, 1) == #"{"iss":"\#(issuer)","iat":-5,"aud":"promotional-offer","bid":"com.example.winback","nonce":"ab-c","productId":"com.example.\"quoted\"\\","offerIdentifier":"o\u0001","transactionId":"2000000812345678"}"#)
+        #expect(
+            try text(v2, 1)
+                == #"{"iss":"\#(issuer)","iat":-5,"aud":"promotional-offer","bid":"com.example.winback","nonce":"ab-c","productId":"com.example.\"quoted\"\\","offerIdentifier":"o\u0001","transactionId":"2000000812345678"}"#
+        )
         let noTransaction = try signer.signV2(productId: "p", offerIdentifier: "o", transactionId: nil, nonce: "n", issuedAtSeconds: 7)
-        #expect(try text(noTransaction, 1) == #"{"iss":"\#(issuer)","iat":7,"aud":"promotional-offer","bid":"com.example.winback","nonce":"n","productId":"p","offerIdentifier":"o"}"#)
+        #expect(
+            try text(noTransaction, 1)
+                == #"{"iss":"\#(issuer)","iat":7,"aud":"promotional-offer","bid":"com.example.winback","nonce":"n","productId":"p","offerIdentifier":"o"}"#
+        )
         let intro = try signer.signIntroductoryEligibility(
             productId: "p", allowIntroductoryOffer: true, transactionId: "704289575346743381", nonce: "N", issuedAtSeconds: 1_795_352_404)
         #expect(try text(intro, 0) == #"{"alg":"ES256","kid":"ABCDEFGHIJ","typ":"JWT"}"#)
-        #expect(try text(intro, 1) == #"{"iss":"\#(issuer)","iat":1795352404,"aud":"introductory-offer-eligibility","bid":"com.example.winback","nonce":"n","productId":"p","allowIntroductoryOffer":true,"transactionId":"704289575346743381"}"#)
+        #expect(
+            try text(intro, 1)
+                == #"{"iss":"\#(issuer)","iat":1795352404,"aud":"introductory-offer-eligibility","bid":"com.example.winback","nonce":"n","productId":"p","allowIntroductoryOffer":true,"transactionId":"704289575346743381"}"#
+        )
     }
 
     static func expectVerifies(_ jws: String, _ vectors: ConformanceVectors) throws {

@@ -51,9 +51,11 @@ import WinbackIO
 
     /// Damage that a length-only check would miss: a changed CRC, a changed length, a changed data byte,
     /// and bytes after the last member that are not another member.
-    @Test(arguments: engines, [
-        ("crc", -8), ("length", -2), ("data", 40), ("trailing garbage", 0),
-    ])
+    @Test(
+        arguments: engines,
+        [
+            ("crc", -8), ("length", -2), ("data", 40), ("trailing garbage", 0),
+        ])
     func corruptStreamThrowsDamage(engine: GzipReader.Engine, damage: (what: String, offset: Int)) throws {
         let (what, offset) = damage
         let text = Array((0..<400).map { "{\"n\": \($0), \"text\": \"\(String(repeating: "ab", count: $0 % 9))\"}\n" }.joined().utf8)
@@ -78,7 +80,9 @@ import WinbackIO
     func truncatedStreamDeliversWhatDecodedThenThrowsDamage(engine: GzipReader.Engine) throws {
         let text = Array((0..<2000).map { "{\"n\": \($0)}\n" }.joined().utf8)
         let compressed = try GzipWriter.compress(text)
-        var lines = LineReader(source: try GzipReader(source: MemoryByteSource(bytes: Array(compressed.prefix(compressed.count / 2)), chunk: 64), engine: engine))
+        var lines = LineReader(
+            source: try GzipReader(
+                source: MemoryByteSource(bytes: Array(compressed.prefix(compressed.count / 2)), chunk: 64), engine: engine))
         var count = 0
         while lines.nextLine({ _ in () }) != nil { count += 1 }
         #expect(count > 0 && count < 2000)
@@ -159,7 +163,8 @@ import WinbackIO
             try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             #expect(FileManager.default.createFile(atPath: full, contents: Data()))
         }
-        #expect(Glob.expand("a/**/*.ndjson", in: base).map(\.relativePath) == ["a/B.ndjson", "a/b/c/z.ndjson", "a/b/y.ndjson", "a/x.ndjson"])
+        #expect(
+            Glob.expand("a/**/*.ndjson", in: base).map(\.relativePath) == ["a/B.ndjson", "a/b/c/z.ndjson", "a/b/y.ndjson", "a/x.ndjson"])
         #expect(Glob.expand("a/?.ndjson", in: base).map(\.relativePath) == ["a/B.ndjson", "a/x.ndjson"])
         #expect(Glob.expand("a/[xy].ndjson", in: base).map(\.relativePath) == ["a/x.ndjson"])
         #expect(Glob.expand("*.json", in: base).map(\.relativePath) == ["other.json"])

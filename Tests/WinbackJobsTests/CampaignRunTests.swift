@@ -41,14 +41,18 @@ import WinbackTestSupport
     }
 
     @Test func overThresholdPublishesWithoutOffersAndLeavesTheLedgerAlone() async throws {
-        let config = try SampleConfig.copy("threshold-run") { $0.replacingOccurrences(of: "\"maxRejectRate\": 0.01", with: "\"maxRejectRate\": 0.001") }
+        let config = try SampleConfig.copy("threshold-run") {
+            $0.replacingOccurrences(of: "\"maxRejectRate\": 0.01", with: "\"maxRejectRate\": 0.001")
+        }
         let outcome = try await Self.run(config, asOf: "2026-11-19")
         #expect(outcome.exitCode == 65)
         #expect(try Self.offers(config, asOf: "2026-11-19").isEmpty)
         #expect(try Self.ledgerCount(config) == 0)
-        let summary = try JSONParser.parse(try Gunzip.text(Array(try Data(contentsOf: URL(fileURLWithPath: outcome.publishedPath + "/summary.json.gz")))))
+        let summary = try JSONParser.parse(
+            try Gunzip.text(Array(try Data(contentsOf: URL(fileURLWithPath: outcome.publishedPath + "/summary.json.gz")))))
         #expect(summary["offersSigned"] == .bool(false))
-        let eligible = try Gunzip.text(Array(try Data(contentsOf: URL(fileURLWithPath: outcome.publishedPath + "/eligible_accounts.csv.gz"))))
+        let eligible = try Gunzip.text(
+            Array(try Data(contentsOf: URL(fileURLWithPath: outcome.publishedPath + "/eligible_accounts.csv.gz"))))
         #expect(eligible.split(separator: "\n").count > 1)
         #expect(FileManager.default.fileExists(atPath: outcome.publishedPath + "/_SUCCESS"))
     }
@@ -70,8 +74,10 @@ import WinbackTestSupport
         let twice = try Self.offers(config, asOf: "2026-11-19")
         #expect(!once.isEmpty)
         #expect(once == twice)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: config.deletingLastPathComponent().appendingPathComponent("out").path)
-            .filter { $0.hasPrefix(".tmp-") || $0.hasPrefix(".old-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(
+            atPath: config.deletingLastPathComponent().appendingPathComponent("out").path
+        )
+        .filter { $0.hasPrefix(".tmp-") || $0.hasPrefix(".old-") }
         #expect(leftovers.isEmpty)
     }
 
@@ -80,7 +86,8 @@ import WinbackTestSupport
         _ = try await Self.run(config, asOf: "2026-11-19")
         let before = try Self.offers(config, asOf: "2026-11-19").filter { $0["campaignId"] == .string("retention-auto-renew-off") }
         let outcome = try SignJob.run(
-            configPath: config.path, campaignId: "retention-auto-renew-off", asOf: "2026-11-19", now: { Date(timeIntervalSince1970: 1_900_000_000) }
+            configPath: config.path, campaignId: "retention-auto-renew-off", asOf: "2026-11-19",
+            now: { Date(timeIntervalSince1970: 1_900_000_000) }
         ) { _ in }
         let after = try outcome.lines.map { try JSONParser.parse($0) }
         #expect(after.map { $0["accountKey"] } == before.map { $0["accountKey"] })
@@ -103,7 +110,8 @@ import WinbackTestSupport
         let directory = try CommandRunner.temporaryDirectory("bad-key")
         let keyPath = directory.appendingPathComponent("key.p8")
         try "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n".write(to: keyPath, atomically: true, encoding: .utf8)
-        let bad = try CommandRunner.run(["run", "--config", missing.path, "--as-of", "2026-11-19"], environment: ["WINBACK_SIGNING_KEY_FILE": keyPath.path])
+        let bad = try CommandRunner.run(
+            ["run", "--config", missing.path, "--as-of", "2026-11-19"], environment: ["WINBACK_SIGNING_KEY_FILE": keyPath.path])
         #expect(bad.exitCode == 64)
         #expect(bad.stderr.contains("signing.privateKeyFile: \(keyPath.path): expected an EC P-256 private key"))
         #expect(bad.stderr.contains("readable by group or others"))

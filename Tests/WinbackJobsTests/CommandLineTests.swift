@@ -20,10 +20,15 @@ import WinbackTestSupport
     }
 
     @Test func unknownConfigKeyExits64NamingIt() throws {
-        let url = try Self.config("bad-key") { $0.replacingOccurrences(of: "\"gracePeriodDays\"", with: "\"gracePeriod\": 1, \"gracePeriodDays\"") }
+        let url = try Self.config("bad-key") {
+            $0.replacingOccurrences(of: "\"gracePeriodDays\"", with: "\"gracePeriod\": 1, \"gracePeriodDays\"")
+        }
         let result = try CommandRunner.run(["verify", "--config", url.path])
         #expect(result.exitCode == 64)
-        #expect(result.firstErrorLine == "winback: error: invalid config \(url.path): report.gracePeriod: unknown key (allowed here: gracePeriodDays, maxDataLagDays, maxRejectRate, timeZone)")
+        #expect(
+            result.firstErrorLine
+                == "winback: error: invalid config \(url.path): report.gracePeriod: unknown key (allowed here: gracePeriodDays, maxDataLagDays, maxRejectRate, timeZone)"
+        )
     }
 
     @Test func missingConfigExits74NamingThePath() throws {
@@ -37,7 +42,8 @@ import WinbackTestSupport
         let bogus = directory.appendingPathComponent("root.pem")
         try "not a certificate".write(to: bogus, atomically: true, encoding: .utf8)
         let url = try Self.config("bad-root-config") {
-            $0.replacingOccurrences(of: Self.root.appendingPathComponent("sample-data").path + "/certs/TEST-ONLY-root.pem", with: bogus.path)
+            $0.replacingOccurrences(
+                of: Self.root.appendingPathComponent("sample-data").path + "/certs/TEST-ONLY-root.pem", with: bogus.path)
         }
         let result = try CommandRunner.run(["verify", "--config", url.path])
         #expect(result.exitCode == 64)
@@ -96,21 +102,29 @@ import WinbackTestSupport
         defer { close(descriptor) }
         _ = "pid 4242 started 2026-11-20T02:00:00.000Z\n".withCString { write(descriptor, $0, strlen($0)) }
         #expect(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
-        let result = try CommandRunner.run(["run", "--config", try SampleConfig.copy("locked-config").path, "--as-of", "2026-11-19", "--out", output.path])
+        let result = try CommandRunner.run([
+            "run", "--config", try SampleConfig.copy("locked-config").path, "--as-of", "2026-11-19", "--out", output.path,
+        ])
         #expect(result.exitCode == 75)
-        #expect(result.firstErrorLine == "winback: error: another run holds the lock \(lockPath) (pid 4242 started 2026-11-20T02:00:00.000Z); exiting")
+        #expect(
+            result.firstErrorLine
+                == "winback: error: another run holds the lock \(lockPath) (pid 4242 started 2026-11-20T02:00:00.000Z); exiting")
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("dt=2026-11-19").path))
     }
 
     @Test func badAsOfExits64() throws {
-        let result = try CommandRunner.run(["run", "--config", Self.root.appendingPathComponent("jobs/sample.json").path, "--as-of", "2026-02-30"])
+        let result = try CommandRunner.run([
+            "run", "--config", Self.root.appendingPathComponent("jobs/sample.json").path, "--as-of", "2026-02-30",
+        ])
         #expect(result.exitCode == 64)
         #expect(result.firstErrorLine == "winback: error: --as-of: expected a date YYYY-MM-DD, found '2026-02-30'")
     }
 
     @Test func runPublishesAndPrintsOneJSONLine() throws {
         let output = try CommandRunner.temporaryDirectory("run")
-        let result = try CommandRunner.run(["run", "--config", try SampleConfig.copy("run-config").path, "--as-of", "2026-11-19", "--out", output.path, "--quiet"])
+        let result = try CommandRunner.run([
+            "run", "--config", try SampleConfig.copy("run-config").path, "--as-of", "2026-11-19", "--out", output.path, "--quiet",
+        ])
         #expect(result.exitCode == 0)
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 1)
@@ -120,7 +134,9 @@ import WinbackTestSupport
     }
 
     @Test func unwritableOutputExits74() throws {
-        let result = try CommandRunner.run(["run", "--config", try SampleConfig.copy("unwritable").path, "--as-of", "2026-11-19", "--out", "/proc/winback-out"])
+        let result = try CommandRunner.run([
+            "run", "--config", try SampleConfig.copy("unwritable").path, "--as-of", "2026-11-19", "--out", "/proc/winback-out",
+        ])
         #expect(result.exitCode == 74)
         #expect(result.firstErrorLine.hasPrefix("winback: error: I/O error: /proc/winback-out"))
     }

@@ -11,7 +11,9 @@ import WinbackTestSupport
     }
 
     /// 2026-11-21 is two days after the data (report.maxDataLagDays 2, the default): fresh; 2026-11-22 is stale.
-    @Test(arguments: [Case(asOf: "2026-11-19", isStale: false), Case(asOf: "2026-11-21", isStale: false), Case(asOf: "2026-11-22", isStale: true)])
+    @Test(arguments: [
+        Case(asOf: "2026-11-19", isStale: false), Case(asOf: "2026-11-21", isStale: false), Case(asOf: "2026-11-22", isStale: true),
+    ])
     func staleRunWarnsAndSaysSoInTheSummaryAndThePage(_ example: Case) throws {
         let config = try SampleConfig.copy("freshness-\(example.asOf)") { $0 }
         let result = try CommandRunner.run(["run", "--config", config.path, "--as-of", example.asOf])

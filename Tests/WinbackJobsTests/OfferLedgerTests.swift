@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import WinbackTestSupport
+
 @testable import WinbackJobs
 
 /// The ledger's own insert (values bound straight to SQLite): what goes in comes back, NULLs and empty

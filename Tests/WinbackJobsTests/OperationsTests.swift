@@ -12,8 +12,9 @@ import WinbackTestSupport
     /// A config reading only `files` (written into its directory) with the sample root.
     static func inputsConfig(_ name: String, files: [String: [UInt8]]) throws -> URL {
         let config = try SampleConfig.copy(name) { text in
-            let start = text.range(of: "\"inputs\": [")!.lowerBound
-            let end = text.range(of: "],", range: start..<text.endIndex)!.upperBound
+            guard let start = text.range(of: "\"inputs\": [")?.lowerBound,
+                let end = text.range(of: "],", range: start..<text.endIndex)?.upperBound
+            else { return "the sample config has no inputs array" }
             return text.replacingCharacters(in: start..<end, with: "\"inputs\": [\"in/*\"],")
         }
         let directory = config.deletingLastPathComponent().appendingPathComponent("in")
@@ -42,7 +43,8 @@ import WinbackTestSupport
     }
 
     @Test func aTenMegabyteLineIsOneRejection() throws {
-        let line = Array(#"{"signedTransactionInfo": ""#.utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 10_000_000) + Array("\"}\n".utf8)
+        let line =
+            Array(#"{"signedTransactionInfo": ""#.utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 10_000_000) + Array("\"}\n".utf8)
         let config = try Self.inputsConfig("huge-line", files: ["big.ndjson": line])
         let result = try CommandRunner.run(["verify", "--config", config.path, "--quiet"])
         #expect(result.exitCode == 65)
@@ -83,7 +85,9 @@ import WinbackTestSupport
         first.arguments = [script]
         // The first run waits inside the ledger transaction until it is killed: on a loaded machine it could
         // otherwise finish before the second nightly starts, and the test would see two clean runs.
-        first.environment = ProcessInfo.processInfo.environment.merging(environment.merging(["WINBACK_TEST_PAUSE_AT": "signed"]) { $1 }) { $1 }
+        first.environment = ProcessInfo.processInfo.environment.merging(environment.merging(["WINBACK_TEST_PAUSE_AT": "signed"]) { $1 }) {
+            $1
+        }
         first.standardOutput = FileHandle.nullDevice
         first.standardError = FileHandle.nullDevice
         try first.run()
@@ -107,7 +111,9 @@ import WinbackTestSupport
         #expect(FileManager.default.fileExists(atPath: day.appendingPathComponent("_SUCCESS").path))
         let log = try String(contentsOf: logs.appendingPathComponent("winback-2026-11-19.log"), encoding: .utf8)
         #expect(log.contains("nightly.sh: exit 0"))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: day.deletingLastPathComponent().path).filter { $0.hasPrefix(".tmp-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: day.deletingLastPathComponent().path).filter {
+            $0.hasPrefix(".tmp-")
+        }
         #expect(leftovers.isEmpty)
     }
 }
@@ -117,7 +123,8 @@ import WinbackTestSupport
         let config = try OperationsTests.inputsConfig("unreadable", files: [:])
         let directory = config.deletingLastPathComponent().appendingPathComponent("in")
         // Reading /proc/self/mem at offset 0 fails with EIO even for root: an input the OS refuses to read.
-        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("broken.ndjson").path, withDestinationPath: "/proc/self/mem")
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("broken.ndjson").path, withDestinationPath: "/proc/self/mem")
         let result = try CommandRunner.run(["run", "--config", config.path, "--as-of", "2026-11-19"])
         #expect(result.exitCode == 74)
         #expect(result.firstErrorLine.hasPrefix("winback: error: I/O error: in/broken.ndjson: "))
@@ -155,7 +162,9 @@ import WinbackTestSupport
         #expect(after.contains("_SUCCESS"))
 
         #expect(try CommandRunner.run(arguments).exitCode == 0)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasPrefix(".tmp-") || $0.hasPrefix(".old-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: out.path).filter {
+            $0.hasPrefix(".tmp-") || $0.hasPrefix(".old-")
+        }
         #expect(leftovers.isEmpty)
     }
 
@@ -178,15 +187,22 @@ import WinbackTestSupport
     }
 
     @Test func verboseListsEveryRejectionOnStderr() throws {
-        let result = try CommandRunner.run(["verify", "--config", Fixtures.packageRoot.appendingPathComponent("jobs/sample.json").path, "--verbose"])
+        let result = try CommandRunner.run([
+            "verify", "--config", Fixtures.packageRoot.appendingPathComponent("jobs/sample.json").path, "--verbose",
+        ])
         let diagnostics = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
         #expect(diagnostics.count == 21)
-        #expect(diagnostics.contains { $0 == "../sample-data/exports/bad/injected.ndjson:11: error: invalid_signature: ES256 signature does not verify with the leaf key (signedTransactionInfo)" })
+        #expect(
+            diagnostics.contains {
+                $0
+                    == "../sample-data/exports/bad/injected.ndjson:11: error: invalid_signature: ES256 signature does not verify with the leaf key (signedTransactionInfo)"
+            })
     }
 
     @Test func aTerminalGetsALiveProgressLineWithAnETA() throws {
         // `script` gives the run a terminal; without one the same run prints plain phase lines.
-        let command = "\(CommandRunner.executable.path) verify --config \(Fixtures.packageRoot.appendingPathComponent("jobs/sample.json").path)"
+        let command =
+            "\(CommandRunner.executable.path) verify --config \(Fixtures.packageRoot.appendingPathComponent("jobs/sample.json").path)"
         let result = try CommandRunner.runProgram("/usr/bin/script", ["-qc", command, "/dev/null"])
         #expect(result.stdout.contains("records/s") && result.stdout.contains("ETA"))
         let plain = try CommandRunner.run(["verify", "--config", Fixtures.packageRoot.appendingPathComponent("jobs/sample.json").path])

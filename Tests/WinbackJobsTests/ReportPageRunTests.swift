@@ -8,7 +8,9 @@ import WinbackTestSupport
 @Suite(.serialized) struct ReportPageRunTests {
     /// A published report as dictionaries by column name (plain comma split: the sample has no quoted fields).
     static func csvRows(_ url: URL) throws -> [[String: String]] {
-        let lines = try RunGoldenTests.comparable(url).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let lines = try RunGoldenTests.comparable(url).split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
         let header = try #require(lines.first)
         return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
     }
@@ -74,7 +76,9 @@ import WinbackTestSupport
                 #expect(row[column] == Self.integer(counts?[column]), "\(row["campaignId"] ?? "") \(column)")
             }
         }
-        let records = (ReportPageReader.table(html, id: "records-table") ?? []).reduce(into: [String: String]()) { $0.merge($1) { a, _ in a } }
+        let records = (ReportPageReader.table(html, id: "records-table") ?? []).reduce(into: [String: String]()) {
+            $0.merge($1) { a, _ in a }
+        }
         for column in ["read", "accepted", "rejected", "duplicates", "warnings", "future", "otherProductTypes"] {
             #expect(records[column] == Self.integer(summary["records"]?[column]), "records \(column)")
         }

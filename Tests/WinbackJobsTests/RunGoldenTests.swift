@@ -32,11 +32,15 @@ import WinbackTestSupport
             // ECDSA signatures are randomised: keep everything else of each offer, mask the signatures.
             return try Gunzip.text(Array(bytes)).split(separator: "\n").map { line in
                 let offer = try JSONParser.parse(String(line))
-                return JSONText.render(.object((offer.objectMembers ?? []).map { member in
-                    var member = member
-                    if ["signatureV1", "jwsV2", "jwsIntroEligibility"].contains(member.key), member.value != .null { member.value = .string("<signature>") }
-                    return member
-                }))
+                return JSONText.render(
+                    .object(
+                        (offer.objectMembers ?? []).map { member in
+                            var member = member
+                            if ["signatureV1", "jwsV2", "jwsIntroEligibility"].contains(member.key), member.value != .null {
+                                member.value = .string("<signature>")
+                            }
+                            return member
+                        }))
             }.joined(separator: "\n") + "\n"
         }
         if url.pathExtension == "gz" { return try Gunzip.text(Array(bytes)) }
@@ -45,9 +49,10 @@ import WinbackTestSupport
             guard case .object(var members) = manifest, let index = members.firstIndex(where: { $0.key == "outputs" }),
                 case .array(let outputs) = members[index].value
             else { return String(decoding: bytes, as: UTF8.self) }
-            members[index].value = JSONText.array(outputs.map { output in
-                .object((output.value.objectMembers ?? []).filter { $0.key != "bytes" && $0.key != "sha256" })
-            })
+            members[index].value = JSONText.array(
+                outputs.map { output in
+                    .object((output.value.objectMembers ?? []).filter { $0.key != "bytes" && $0.key != "sha256" })
+                })
             return JSONText.render(.object(members)) + "\n"
         }
         return String(decoding: bytes, as: UTF8.self)
@@ -61,11 +66,12 @@ import WinbackTestSupport
         #expect(outcome.exitCode == 0)
         let published = output.appendingPathComponent("dt=\(Self.asOf)")
         let names = try FileManager.default.contentsOfDirectory(atPath: published.path).sorted()
-        #expect(names == [
-            "_SUCCESS", "_manifest.json", "churn_daily.csv.gz", "churn_monthly.csv.gz", "eligible_accounts.csv.gz",
-            "expiration_reasons.csv.gz", "offer_usage.csv.gz", "offers.ndjson.gz", "rejects.ndjson.gz", "report.html",
-            "retention_cohorts.csv.gz", "subscriptions.csv.gz", "summary.json.gz",
-        ])
+        #expect(
+            names == [
+                "_SUCCESS", "_manifest.json", "churn_daily.csv.gz", "churn_monthly.csv.gz", "eligible_accounts.csv.gz",
+                "expiration_reasons.csv.gz", "offer_usage.csv.gz", "offers.ndjson.gz", "rejects.ndjson.gz", "report.html",
+                "retention_cohorts.csv.gz", "subscriptions.csv.gz", "summary.json.gz",
+            ])
         let isRecording = ProcessInfo.processInfo.environment["WINBACK_RECORD_GOLDEN"] == "1" && signingChunkSize == nil
         if isRecording { try FileManager.default.createDirectory(at: Self.goldenDirectory, withIntermediateDirectories: true) }
         for name in names where name != "_SUCCESS" {
@@ -77,7 +83,8 @@ import WinbackTestSupport
                 continue
             }
             let expected = try String(contentsOf: golden, encoding: .utf8)
-            #expect(actual == expected, "\(name) differs from Tests/Golden; re-record with WINBACK_RECORD_GOLDEN=1 if the change is intended")
+            #expect(
+                actual == expected, "\(name) differs from Tests/Golden; re-record with WINBACK_RECORD_GOLDEN=1 if the change is intended")
         }
         #expect(!isRecording, "golden files re-recorded; review the diff and run again without WINBACK_RECORD_GOLDEN")
     }
@@ -96,7 +103,9 @@ import WinbackTestSupport
             let b = try Data(contentsOf: second.appendingPathComponent(directory).appendingPathComponent(name))
             #expect(a == b, "\(name) differs between two runs of the same day")
         }
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: second.path).filter { $0.hasPrefix(".tmp-") || $0.hasPrefix(".old-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: second.path).filter {
+            $0.hasPrefix(".tmp-") || $0.hasPrefix(".old-")
+        }
         #expect(leftovers.isEmpty)
     }
 

@@ -15,7 +15,8 @@ import WinbackTestSupport
         #expect(counts.read == counts.accepted + counts.rejected)
         #expect(outcome.exitCode == ExitStatus.success)
 
-        let expected = try JSONParser.parse(Array(try Data(contentsOf: Fixtures.packageRoot.appendingPathComponent("sample-data/expected-rejects.json"))))
+        let expected = try JSONParser.parse(
+            Array(try Data(contentsOf: Fixtures.packageRoot.appendingPathComponent("sample-data/expected-rejects.json"))))
         guard case .array(let expectedElements) = expected else {
             Issue.record("expected-rejects.json is not an array")
             return

@@ -1,6 +1,7 @@
 import Testing
 import WinbackCore
 import WinbackCrypto
+
 @testable import WinbackJobs
 
 /// The verifier's sampling clock (what `phase=ingest … signature_cpu_seconds=` reports): every check with
@@ -16,7 +17,9 @@ import WinbackCrypto
         var records: [String] = []
         var index = 0
         while records.count < 2 * SignatureClock.interval + 1 {
-            for payload in simulator.simulate(index: index).transactions { records.append(try signer.sign(header: pki.jwsHeader, payload: payload)) }
+            for payload in simulator.simulate(index: index).transactions {
+                records.append(try signer.sign(header: pki.jwsHeader, payload: payload))
+            }
             index += 1
         }
         records = Array(records.prefix(2 * SignatureClock.interval + 1))
@@ -31,7 +34,8 @@ import WinbackCrypto
             chains: ChainValidator(roots: [pki.root.certificate]),
             decoder: PayloadDecoder(
                 app: AppIdentity(
-                    bundleId: SampleDataGenerator.bundleId, appAppleId: SampleDataGenerator.appAppleId, environment: SampleDataGenerator.environment)))
+                    bundleId: SampleDataGenerator.bundleId, appAppleId: SampleDataGenerator.appAppleId,
+                    environment: SampleDataGenerator.environment)))
         let lane = HeaderLane()
         var rejected = 0
         for record in records {
@@ -42,8 +46,9 @@ import WinbackCrypto
             }
         }
         #expect(rejected == 1)
-        // The first record's header is not cached yet: its check is not on the sampled path.
-        #expect(lane.clock.checks == records.count - 1)
+        // Every record is a check; the first record's header is not cached yet, so its check is counted but
+        // not on the sampled path (the timed ones are every interval-th cached one).
+        #expect(lane.clock.checks == records.count)
         #expect(lane.clock.sampled == (records.count - 1) / SignatureClock.interval)
         #expect(lane.clock.estimatedSeconds > 0)
         // An ES256 check takes tens of microseconds, not nanoseconds or seconds.
@@ -54,5 +59,28 @@ import WinbackCrypto
         total.add(lane.clock)
         total.add(lane.clock)
         #expect(total.checks == 2 * lane.clock.checks && total.sampled == 2 * lane.clock.sampled)
+    }
+
+    /// A run whose only record fails its signature still made one check (the phase line printed 0).
+    @Test func aLoneFailedCheckIsCounted() async throws {
+        let pki = try TestPKI.make(seed: 4)
+        var simulator = SubscriptionSimulator(
+            seed: 4, bundleId: SampleDataGenerator.bundleId, environment: SampleDataGenerator.environment,
+            appAppleId: SampleDataGenerator.appAppleId, anchor: SampleDataGenerator.anchor)
+        let payload = try #require(simulator.simulate(index: 0).transactions.first)
+        var tampered = Array(try JWSSigner(key: pki.leaf.key).sign(header: pki.jwsHeader, payload: payload).utf8)
+        let position = tampered.count - 10
+        tampered[position] = tampered[position] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        let verifier = SignedPayloadVerifier(
+            chains: ChainValidator(roots: [pki.root.certificate]),
+            decoder: PayloadDecoder(
+                app: AppIdentity(
+                    bundleId: SampleDataGenerator.bundleId, appAppleId: SampleDataGenerator.appAppleId,
+                    environment: SampleDataGenerator.environment)))
+        let lane = HeaderLane()
+        await #expect(throws: RecordFailure.self) {
+            _ = try await verifier.verify(RecordText(String(decoding: tampered, as: UTF8.self)), as: .transaction, keeping: nil, lane: lane)
+        }
+        #expect(lane.clock.checks == 1)
     }
 }

@@ -29,7 +29,9 @@ public struct CommandRunner {
     }
 
     /// Runs any program (a script, a shell) and collects its output.
-    public static func runProgram(_ path: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+    public static func runProgram(_ path: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:])
+        throws -> Result
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments

@@ -1,8 +1,8 @@
 import Foundation
+import Testing
 import WinbackCore
 import WinbackCrypto
 import X509
-import Testing
 
 /// The vectors produced with Apple's App Store Server Library (`Fixtures/apple-library-vectors.json`).
 public struct ConformanceVectors: Sendable {

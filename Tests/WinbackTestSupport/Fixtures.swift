@@ -5,8 +5,9 @@ import WinbackCore
 public enum Fixtures {
     /// The bytes of `Fixtures/<name>`.
     public static func bytes(_ name: String) throws -> [UInt8] {
-        guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures")
-            ?? Bundle.module.url(forResource: name, withExtension: nil)
+        guard
+            let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures")
+                ?? Bundle.module.url(forResource: name, withExtension: nil)
         else { throw FixtureError(description: "no fixture named \(name)") }
         return Array(try Data(contentsOf: url))
     }

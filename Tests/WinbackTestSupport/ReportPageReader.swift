@@ -3,7 +3,9 @@
 public enum ReportPageReader {
     /// The rows of the table with `id`: per row, `data-column` → `data-value` (or the cell text for label cells).
     public static func table(_ html: String, id: String) -> [[String: String]]? {
-        guard let start = html.range(of: "<table id=\"\(id)\">"), let end = html[start.upperBound...].range(of: "</table>") else { return nil }
+        guard let start = html.range(of: "<table id=\"\(id)\">"), let end = html[start.upperBound...].range(of: "</table>") else {
+            return nil
+        }
         return html[start.upperBound..<end.lowerBound].components(separatedBy: "<tr>").dropFirst(2).map { row in
             var values: [String: String] = [:]
             for cell in row.components(separatedBy: "data-column=\"").dropFirst() {

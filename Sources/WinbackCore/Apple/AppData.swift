@@ -24,7 +24,8 @@ public struct AppData: Sendable, Equatable {
             case "appAppleId": appAppleId = try FieldValue.int64(member.value, field: prefix + "appAppleId")
             case "bundleId": bundleId = try FieldValue.string(member.value, field: prefix + "bundleId")
             case "environment": rawEnvironment = try FieldValue.string(member.value, field: prefix + "environment")
-            case "signedAppTransactionInfo": signedAppTransactionInfo = try FieldValue.string(member.value, field: prefix + "signedAppTransactionInfo")
+            case "signedAppTransactionInfo":
+                signedAppTransactionInfo = try FieldValue.string(member.value, field: prefix + "signedAppTransactionInfo")
             default: unknownFields.append(member)
             }
         }

@@ -64,7 +64,9 @@ public struct JWSRenewalInfoDecodedPayload: Sendable, Equatable {
     /// (doc: `renewalBillingPlanType`) Raw wire value; see `renewalBillingPlanType`.
     public var rawRenewalBillingPlanType: String?
     /// The typed view of `rawRenewalBillingPlanType`; `nil` when absent or unknown to this version.
-    public var renewalBillingPlanType: RenewalBillingPlanType? { rawRenewalBillingPlanType.flatMap { RenewalBillingPlanType(rawValue: $0) } }
+    public var renewalBillingPlanType: RenewalBillingPlanType? {
+        rawRenewalBillingPlanType.flatMap { RenewalBillingPlanType(rawValue: $0) }
+    }
     /// Members this version does not know, kept as they came so nothing Apple adds is lost.
     public var unknownFields: [JSONMember] = []
 
@@ -77,29 +79,36 @@ public struct JWSRenewalInfoDecodedPayload: Sendable, Equatable {
         for member in members {
             switch member.key {
             case "expirationIntent": rawExpirationIntent = try FieldValue.int32(member.value, field: prefix + "expirationIntent")
-            case "originalTransactionId": originalTransactionId = try FieldValue.string(member.value, field: prefix + "originalTransactionId")
+            case "originalTransactionId":
+                originalTransactionId = try FieldValue.string(member.value, field: prefix + "originalTransactionId")
             case "autoRenewProductId": autoRenewProductId = try FieldValue.string(member.value, field: prefix + "autoRenewProductId")
             case "productId": productId = try FieldValue.string(member.value, field: prefix + "productId")
             case "autoRenewStatus": rawAutoRenewStatus = try FieldValue.int32(member.value, field: prefix + "autoRenewStatus")
-            case "isInBillingRetryPeriod": isInBillingRetryPeriod = try FieldValue.bool(member.value, field: prefix + "isInBillingRetryPeriod")
+            case "isInBillingRetryPeriod":
+                isInBillingRetryPeriod = try FieldValue.bool(member.value, field: prefix + "isInBillingRetryPeriod")
             case "priceIncreaseStatus": rawPriceIncreaseStatus = try FieldValue.int32(member.value, field: prefix + "priceIncreaseStatus")
-            case "gracePeriodExpiresDate": gracePeriodExpiresDate = try FieldValue.int64(member.value, field: prefix + "gracePeriodExpiresDate")
+            case "gracePeriodExpiresDate":
+                gracePeriodExpiresDate = try FieldValue.int64(member.value, field: prefix + "gracePeriodExpiresDate")
             case "offerType": rawOfferType = try FieldValue.int32(member.value, field: prefix + "offerType")
             case "offerIdentifier": offerIdentifier = try FieldValue.string(member.value, field: prefix + "offerIdentifier")
             case "signedDate": signedDate = try FieldValue.int64(member.value, field: prefix + "signedDate")
             case "environment": rawEnvironment = try FieldValue.string(member.value, field: prefix + "environment")
-            case "recentSubscriptionStartDate": recentSubscriptionStartDate = try FieldValue.int64(member.value, field: prefix + "recentSubscriptionStartDate")
+            case "recentSubscriptionStartDate":
+                recentSubscriptionStartDate = try FieldValue.int64(member.value, field: prefix + "recentSubscriptionStartDate")
             case "renewalDate": renewalDate = try FieldValue.int64(member.value, field: prefix + "renewalDate")
             case "currency": currency = try FieldValue.string(member.value, field: prefix + "currency")
             case "renewalPrice": renewalPrice = try FieldValue.int64(member.value, field: prefix + "renewalPrice")
             case "offerDiscountType": rawOfferDiscountType = try FieldValue.string(member.value, field: prefix + "offerDiscountType")
-            case "eligibleWinBackOfferIds": eligibleWinBackOfferIds = try FieldValue.stringArray(member.value, field: prefix + "eligibleWinBackOfferIds")
+            case "eligibleWinBackOfferIds":
+                eligibleWinBackOfferIds = try FieldValue.stringArray(member.value, field: prefix + "eligibleWinBackOfferIds")
             case "appAccountToken": appAccountToken = try FieldValue.token(member.value, field: prefix + "appAccountToken")
             case "appTransactionId": appTransactionId = try FieldValue.string(member.value, field: prefix + "appTransactionId")
             case "offerPeriod": offerPeriod = try FieldValue.string(member.value, field: prefix + "offerPeriod")
-            case "advancedCommerceInfo": advancedCommerceInfo = try FieldValue.rawObject(member.value, field: prefix + "advancedCommerceInfo")
+            case "advancedCommerceInfo":
+                advancedCommerceInfo = try FieldValue.rawObject(member.value, field: prefix + "advancedCommerceInfo")
             case "commitmentInfo": commitmentInfo = try FieldValue.rawObject(member.value, field: prefix + "commitmentInfo")
-            case "renewalBillingPlanType": rawRenewalBillingPlanType = try FieldValue.string(member.value, field: prefix + "renewalBillingPlanType")
+            case "renewalBillingPlanType":
+                rawRenewalBillingPlanType = try FieldValue.string(member.value, field: prefix + "renewalBillingPlanType")
             default: unknownFields.append(member)
             }
         }
@@ -108,13 +117,23 @@ public struct JWSRenewalInfoDecodedPayload: Sendable, Equatable {
     /// One warning per enum field whose raw value is unknown to this version (nested objects included).
     public func unknownEnumValues(prefix: String = "") -> [String] {
         var warnings: [String] = []
-        if let warning = ExpirationIntent.unknownValueWarning(rawExpirationIntent, field: prefix + "expirationIntent") { warnings.append(warning) }
-        if let warning = AutoRenewStatus.unknownValueWarning(rawAutoRenewStatus, field: prefix + "autoRenewStatus") { warnings.append(warning) }
-        if let warning = PriceIncreaseStatus.unknownValueWarning(rawPriceIncreaseStatus, field: prefix + "priceIncreaseStatus") { warnings.append(warning) }
+        if let warning = ExpirationIntent.unknownValueWarning(rawExpirationIntent, field: prefix + "expirationIntent") {
+            warnings.append(warning)
+        }
+        if let warning = AutoRenewStatus.unknownValueWarning(rawAutoRenewStatus, field: prefix + "autoRenewStatus") {
+            warnings.append(warning)
+        }
+        if let warning = PriceIncreaseStatus.unknownValueWarning(rawPriceIncreaseStatus, field: prefix + "priceIncreaseStatus") {
+            warnings.append(warning)
+        }
         if let warning = OfferType.unknownValueWarning(rawOfferType, field: prefix + "offerType") { warnings.append(warning) }
         if let warning = AppStoreEnvironment.unknownValueWarning(rawEnvironment, field: prefix + "environment") { warnings.append(warning) }
-        if let warning = OfferDiscountType.unknownValueWarning(rawOfferDiscountType, field: prefix + "offerDiscountType") { warnings.append(warning) }
-        if let warning = RenewalBillingPlanType.unknownValueWarning(rawRenewalBillingPlanType, field: prefix + "renewalBillingPlanType") { warnings.append(warning) }
+        if let warning = OfferDiscountType.unknownValueWarning(rawOfferDiscountType, field: prefix + "offerDiscountType") {
+            warnings.append(warning)
+        }
+        if let warning = RenewalBillingPlanType.unknownValueWarning(rawRenewalBillingPlanType, field: prefix + "renewalBillingPlanType") {
+            warnings.append(warning)
+        }
         return warnings
     }
 }

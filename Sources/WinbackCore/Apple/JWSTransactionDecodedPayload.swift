@@ -98,12 +98,14 @@ public struct JWSTransactionDecodedPayload: Sendable, Equatable {
     public init(members: [JSONMember], prefix: String = "") throws(FieldError) {
         for member in members {
             switch member.key {
-            case "originalTransactionId": originalTransactionId = try FieldValue.string(member.value, field: prefix + "originalTransactionId")
+            case "originalTransactionId":
+                originalTransactionId = try FieldValue.string(member.value, field: prefix + "originalTransactionId")
             case "transactionId": transactionId = try FieldValue.string(member.value, field: prefix + "transactionId")
             case "webOrderLineItemId": webOrderLineItemId = try FieldValue.string(member.value, field: prefix + "webOrderLineItemId")
             case "bundleId": bundleId = try FieldValue.string(member.value, field: prefix + "bundleId")
             case "productId": productId = try FieldValue.string(member.value, field: prefix + "productId")
-            case "subscriptionGroupIdentifier": subscriptionGroupIdentifier = try FieldValue.string(member.value, field: prefix + "subscriptionGroupIdentifier")
+            case "subscriptionGroupIdentifier":
+                subscriptionGroupIdentifier = try FieldValue.string(member.value, field: prefix + "subscriptionGroupIdentifier")
             case "purchaseDate": purchaseDate = try FieldValue.int64(member.value, field: prefix + "purchaseDate")
             case "originalPurchaseDate": originalPurchaseDate = try FieldValue.int64(member.value, field: prefix + "originalPurchaseDate")
             case "expiresDate": expiresDate = try FieldValue.int64(member.value, field: prefix + "expiresDate")
@@ -128,7 +130,8 @@ public struct JWSTransactionDecodedPayload: Sendable, Equatable {
             case "offerPeriod": offerPeriod = try FieldValue.string(member.value, field: prefix + "offerPeriod")
             case "revocationType": rawRevocationType = try FieldValue.string(member.value, field: prefix + "revocationType")
             case "revocationPercentage": revocationPercentage = try FieldValue.int32(member.value, field: prefix + "revocationPercentage")
-            case "advancedCommerceInfo": advancedCommerceInfo = try FieldValue.rawObject(member.value, field: prefix + "advancedCommerceInfo")
+            case "advancedCommerceInfo":
+                advancedCommerceInfo = try FieldValue.rawObject(member.value, field: prefix + "advancedCommerceInfo")
             case "billingPlanType": rawBillingPlanType = try FieldValue.string(member.value, field: prefix + "billingPlanType")
             case "commitmentInfo": commitmentInfo = try FieldValue.rawObject(member.value, field: prefix + "commitmentInfo")
             default: unknownFields.append(member)
@@ -140,14 +143,26 @@ public struct JWSTransactionDecodedPayload: Sendable, Equatable {
     public func unknownEnumValues(prefix: String = "") -> [String] {
         var warnings: [String] = []
         if let warning = ProductType.unknownValueWarning(rawType, field: prefix + "type") { warnings.append(warning) }
-        if let warning = InAppOwnershipType.unknownValueWarning(rawInAppOwnershipType, field: prefix + "inAppOwnershipType") { warnings.append(warning) }
-        if let warning = RevocationReason.unknownValueWarning(rawRevocationReason, field: prefix + "revocationReason") { warnings.append(warning) }
+        if let warning = InAppOwnershipType.unknownValueWarning(rawInAppOwnershipType, field: prefix + "inAppOwnershipType") {
+            warnings.append(warning)
+        }
+        if let warning = RevocationReason.unknownValueWarning(rawRevocationReason, field: prefix + "revocationReason") {
+            warnings.append(warning)
+        }
         if let warning = OfferType.unknownValueWarning(rawOfferType, field: prefix + "offerType") { warnings.append(warning) }
         if let warning = AppStoreEnvironment.unknownValueWarning(rawEnvironment, field: prefix + "environment") { warnings.append(warning) }
-        if let warning = TransactionReason.unknownValueWarning(rawTransactionReason, field: prefix + "transactionReason") { warnings.append(warning) }
-        if let warning = OfferDiscountType.unknownValueWarning(rawOfferDiscountType, field: prefix + "offerDiscountType") { warnings.append(warning) }
-        if let warning = RevocationType.unknownValueWarning(rawRevocationType, field: prefix + "revocationType") { warnings.append(warning) }
-        if let warning = BillingPlanType.unknownValueWarning(rawBillingPlanType, field: prefix + "billingPlanType") { warnings.append(warning) }
+        if let warning = TransactionReason.unknownValueWarning(rawTransactionReason, field: prefix + "transactionReason") {
+            warnings.append(warning)
+        }
+        if let warning = OfferDiscountType.unknownValueWarning(rawOfferDiscountType, field: prefix + "offerDiscountType") {
+            warnings.append(warning)
+        }
+        if let warning = RevocationType.unknownValueWarning(rawRevocationType, field: prefix + "revocationType") {
+            warnings.append(warning)
+        }
+        if let warning = BillingPlanType.unknownValueWarning(rawBillingPlanType, field: prefix + "billingPlanType") {
+            warnings.append(warning)
+        }
         return warnings
     }
 }

@@ -22,8 +22,10 @@ public struct LastTransactionsItem: Sendable, Equatable {
         for member in members {
             switch member.key {
             case "status": rawStatus = try FieldValue.int32(member.value, field: prefix + "status")
-            case "originalTransactionId": originalTransactionId = try FieldValue.string(member.value, field: prefix + "originalTransactionId")
-            case "signedTransactionInfo": signedTransactionInfo = try FieldValue.string(member.value, field: prefix + "signedTransactionInfo")
+            case "originalTransactionId":
+                originalTransactionId = try FieldValue.string(member.value, field: prefix + "originalTransactionId")
+            case "signedTransactionInfo":
+                signedTransactionInfo = try FieldValue.string(member.value, field: prefix + "signedTransactionInfo")
             case "signedRenewalInfo": signedRenewalInfo = try FieldValue.string(member.value, field: prefix + "signedRenewalInfo")
             default: unknownFields.append(member)
             }

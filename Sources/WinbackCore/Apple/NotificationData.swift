@@ -21,7 +21,9 @@ public struct NotificationData: Sendable, Equatable {
     /// The reason the customer requested the refund. Raw wire value; see `consumptionRequestReason`.
     public var rawConsumptionRequestReason: String?
     /// The typed view of `rawConsumptionRequestReason`; `nil` when absent or unknown to this version.
-    public var consumptionRequestReason: ConsumptionRequestReason? { rawConsumptionRequestReason.flatMap { ConsumptionRequestReason(rawValue: $0) } }
+    public var consumptionRequestReason: ConsumptionRequestReason? {
+        rawConsumptionRequestReason.flatMap { ConsumptionRequestReason(rawValue: $0) }
+    }
     /// Members this version does not know, kept as they came so nothing Apple adds is lost.
     public var unknownFields: [JSONMember] = []
 
@@ -37,10 +39,12 @@ public struct NotificationData: Sendable, Equatable {
             case "appAppleId": appAppleId = try FieldValue.int64(member.value, field: prefix + "appAppleId")
             case "bundleId": bundleId = try FieldValue.string(member.value, field: prefix + "bundleId")
             case "bundleVersion": bundleVersion = try FieldValue.string(member.value, field: prefix + "bundleVersion")
-            case "signedTransactionInfo": signedTransactionInfo = try FieldValue.string(member.value, field: prefix + "signedTransactionInfo")
+            case "signedTransactionInfo":
+                signedTransactionInfo = try FieldValue.string(member.value, field: prefix + "signedTransactionInfo")
             case "signedRenewalInfo": signedRenewalInfo = try FieldValue.string(member.value, field: prefix + "signedRenewalInfo")
             case "status": rawStatus = try FieldValue.int32(member.value, field: prefix + "status")
-            case "consumptionRequestReason": rawConsumptionRequestReason = try FieldValue.string(member.value, field: prefix + "consumptionRequestReason")
+            case "consumptionRequestReason":
+                rawConsumptionRequestReason = try FieldValue.string(member.value, field: prefix + "consumptionRequestReason")
             default: unknownFields.append(member)
             }
         }
@@ -51,7 +55,11 @@ public struct NotificationData: Sendable, Equatable {
         var warnings: [String] = []
         if let warning = AppStoreEnvironment.unknownValueWarning(rawEnvironment, field: prefix + "environment") { warnings.append(warning) }
         if let warning = Status.unknownValueWarning(rawStatus, field: prefix + "status") { warnings.append(warning) }
-        if let warning = ConsumptionRequestReason.unknownValueWarning(rawConsumptionRequestReason, field: prefix + "consumptionRequestReason") { warnings.append(warning) }
+        if let warning = ConsumptionRequestReason.unknownValueWarning(
+            rawConsumptionRequestReason, field: prefix + "consumptionRequestReason")
+        {
+            warnings.append(warning)
+        }
         return warnings
     }
 }

@@ -43,7 +43,9 @@ public struct ResponseBodyV2DecodedPayload: Sendable, Equatable {
             case "version": version = try FieldValue.string(member.value, field: prefix + "version")
             case "signedDate": signedDate = try FieldValue.int64(member.value, field: prefix + "signedDate")
             case "summary": summary = try FieldValue.nested(member.value, field: prefix + "summary", as: Summary.init(members:prefix:))
-            case "externalPurchaseToken": externalPurchaseToken = try FieldValue.nested(member.value, field: prefix + "externalPurchaseToken", as: ExternalPurchaseToken.init(members:prefix:))
+            case "externalPurchaseToken":
+                externalPurchaseToken = try FieldValue.nested(
+                    member.value, field: prefix + "externalPurchaseToken", as: ExternalPurchaseToken.init(members:prefix:))
             case "appData": appData = try FieldValue.nested(member.value, field: prefix + "appData", as: AppData.init(members:prefix:))
             default: unknownFields.append(member)
             }
@@ -53,7 +55,9 @@ public struct ResponseBodyV2DecodedPayload: Sendable, Equatable {
     /// One warning per enum field whose raw value is unknown to this version (nested objects included).
     public func unknownEnumValues(prefix: String = "") -> [String] {
         var warnings: [String] = []
-        if let warning = NotificationTypeV2.unknownValueWarning(rawNotificationType, field: prefix + "notificationType") { warnings.append(warning) }
+        if let warning = NotificationTypeV2.unknownValueWarning(rawNotificationType, field: prefix + "notificationType") {
+            warnings.append(warning)
+        }
         if let warning = Subtype.unknownValueWarning(rawSubtype, field: prefix + "subtype") { warnings.append(warning) }
         if let data { warnings += data.unknownEnumValues(prefix: prefix + "data.") }
         if let summary { warnings += summary.unknownEnumValues(prefix: prefix + "summary.") }

@@ -24,7 +24,9 @@ public struct StatusResponse: Sendable, Equatable {
             case "environment": rawEnvironment = try FieldValue.string(member.value, field: prefix + "environment")
             case "bundleId": bundleId = try FieldValue.string(member.value, field: prefix + "bundleId")
             case "appAppleId": appAppleId = try FieldValue.int64(member.value, field: prefix + "appAppleId")
-            case "data": data = try FieldValue.nestedArray(member.value, field: prefix + "data", as: SubscriptionGroupIdentifierItem.init(members:prefix:))
+            case "data":
+                data = try FieldValue.nestedArray(
+                    member.value, field: prefix + "data", as: SubscriptionGroupIdentifierItem.init(members:prefix:))
             default: unknownFields.append(member)
             }
         }

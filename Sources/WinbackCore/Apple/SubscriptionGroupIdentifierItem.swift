@@ -15,8 +15,11 @@ public struct SubscriptionGroupIdentifierItem: Sendable, Equatable {
     public init(members: [JSONMember], prefix: String = "") throws(FieldError) {
         for member in members {
             switch member.key {
-            case "subscriptionGroupIdentifier": subscriptionGroupIdentifier = try FieldValue.string(member.value, field: prefix + "subscriptionGroupIdentifier")
-            case "lastTransactions": lastTransactions = try FieldValue.nestedArray(member.value, field: prefix + "lastTransactions", as: LastTransactionsItem.init(members:prefix:))
+            case "subscriptionGroupIdentifier":
+                subscriptionGroupIdentifier = try FieldValue.string(member.value, field: prefix + "subscriptionGroupIdentifier")
+            case "lastTransactions":
+                lastTransactions = try FieldValue.nestedArray(
+                    member.value, field: prefix + "lastTransactions", as: LastTransactionsItem.init(members:prefix:))
             default: unknownFields.append(member)
             }
         }
@@ -25,7 +28,9 @@ public struct SubscriptionGroupIdentifierItem: Sendable, Equatable {
     /// One warning per enum field whose raw value is unknown to this version (nested objects included).
     public func unknownEnumValues(prefix: String = "") -> [String] {
         var warnings: [String] = []
-        for (index, item) in (lastTransactions ?? []).enumerated() { warnings += item.unknownEnumValues(prefix: prefix + "lastTransactions[\(index)].") }
+        for (index, item) in (lastTransactions ?? []).enumerated() {
+            warnings += item.unknownEnumValues(prefix: prefix + "lastTransactions[\(index)].")
+        }
         return warnings
     }
 }

@@ -34,7 +34,8 @@ public struct Summary: Sendable, Equatable {
             case "bundleId": bundleId = try FieldValue.string(member.value, field: prefix + "bundleId")
             case "productId": productId = try FieldValue.string(member.value, field: prefix + "productId")
             case "requestIdentifier": requestIdentifier = try FieldValue.string(member.value, field: prefix + "requestIdentifier")
-            case "storefrontCountryCodes": storefrontCountryCodes = try FieldValue.stringArray(member.value, field: prefix + "storefrontCountryCodes")
+            case "storefrontCountryCodes":
+                storefrontCountryCodes = try FieldValue.stringArray(member.value, field: prefix + "storefrontCountryCodes")
             case "succeededCount": succeededCount = try FieldValue.int64(member.value, field: prefix + "succeededCount")
             case "failedCount": failedCount = try FieldValue.int64(member.value, field: prefix + "failedCount")
             default: unknownFields.append(member)

@@ -19,7 +19,8 @@ public struct Campaign: Sendable, Equatable {
     public var allowIntroductoryOffer: Bool?
 
     public init(
-        id: String, audience: Audience, offerProductId: String? = nil, offerIdentifier: String? = nil, rules: CampaignRules = CampaignRules(),
+        id: String, audience: Audience, offerProductId: String? = nil, offerIdentifier: String? = nil,
+        rules: CampaignRules = CampaignRules(),
         holdoutPercent: Double = 0, cooldownDays: Int64 = 0, maxOffers: Int? = nil, signatures: [SignatureKind] = [],
         allowIntroductoryOffer: Bool? = nil
     ) {

@@ -6,7 +6,8 @@ public enum CampaignParser {
         for (index, value) in values.enumerated() {
             let campaign = try parse(value, key: "campaigns[\(index)]")
             guard seen.insert(campaign.id).inserted else {
-                throw ConfigError(key: "campaigns[\(index)] ('\(campaign.id)').id", message: "expected a unique id, found '\(campaign.id)' twice")
+                throw ConfigError(
+                    key: "campaigns[\(index)] ('\(campaign.id)').id", message: "expected a unique id, found '\(campaign.id)' twice")
             }
             campaigns.append(campaign)
         }
@@ -34,7 +35,8 @@ public enum CampaignParser {
         if let holdout = object.optional("holdoutPercent") {
             let percent = try object.number("holdoutPercent")
             guard (0...100).contains(percent) else {
-                throw ConfigError(key: "\(name).holdoutPercent", message: "expected a number from 0 to 100, found \(FieldValue.describe(holdout))")
+                throw ConfigError(
+                    key: "\(name).holdoutPercent", message: "expected a number from 0 to 100, found \(FieldValue.describe(holdout))")
             }
             campaign.holdoutPercent = percent
         }
@@ -57,19 +59,26 @@ public enum CampaignParser {
                 }
                 if !kinds.contains(kind) { kinds.append(kind) }
             }
-            guard !kinds.isEmpty else { throw ConfigError(key: "\(name).signatures", message: "expected a non-empty subset of 'v1', 'v2', 'intro', found []") }
+            guard !kinds.isEmpty else {
+                throw ConfigError(key: "\(name).signatures", message: "expected a non-empty subset of 'v1', 'v2', 'intro', found []")
+            }
             campaign.signatures = kinds
             let allow = try object.optionalBool("allowIntroductoryOffer")
             if kinds.contains(.intro), allow == nil {
-                throw ConfigError(key: "\(name).allowIntroductoryOffer", message: "expected true or false (required when signatures has 'intro'), found none")
+                throw ConfigError(
+                    key: "\(name).allowIntroductoryOffer",
+                    message: "expected true or false (required when signatures has 'intro'), found none")
             }
             if !kinds.contains(.intro), allow != nil {
-                throw ConfigError(key: "\(name).allowIntroductoryOffer", message: "expected no value (signatures has no 'intro'), found \(allow == true)")
+                throw ConfigError(
+                    key: "\(name).allowIntroductoryOffer", message: "expected no value (signatures has no 'intro'), found \(allow == true)")
             }
             campaign.allowIntroductoryOffer = allow
             let isIntroOnly = kinds == [.intro]
             if campaign.offerIdentifier == nil, !isIntroOnly {
-                throw ConfigError(key: "\(name).offer.offerIdentifier", message: "expected a string (required for a \(audience.rawValue) campaign that signs v1 or v2), found none")
+                throw ConfigError(
+                    key: "\(name).offer.offerIdentifier",
+                    message: "expected a string (required for a \(audience.rawValue) campaign that signs v1 or v2), found none")
             }
         }
         campaign.rules = try rules(object.optional("rules"), audience: audience, key: "\(name).rules")
@@ -93,15 +102,20 @@ public enum CampaignParser {
                 guard let parsed = LapseReason(rawValue: reason) else {
                     throw ConfigError(
                         key: "\(key).lapseReasons",
-                        message: "expected values from \(LapseReason.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")), found '\(reason)'")
+                        message:
+                            "expected values from \(LapseReason.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")), found '\(reason)'"
+                    )
                 }
                 rules.lapseReasons.insert(parsed)
             }
         case .retention, .priceIncrease:
             guard let maxDays = rules.maxDaysToExpiry else {
-                throw ConfigError(key: "\(key).maxDaysToExpiry", message: "expected an integer (required for \(audience.rawValue)), found none")
+                throw ConfigError(
+                    key: "\(key).maxDaysToExpiry", message: "expected an integer (required for \(audience.rawValue)), found none")
             }
-            guard maxDays >= 0 else { throw ConfigError(key: "\(key).maxDaysToExpiry", message: "expected an integer >= 0, found \(maxDays)") }
+            guard maxDays >= 0 else {
+                throw ConfigError(key: "\(key).maxDaysToExpiry", message: "expected an integer >= 0, found \(maxDays)")
+            }
         case .billingIssue:
             break
         }

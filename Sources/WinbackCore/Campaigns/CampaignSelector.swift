@@ -23,7 +23,8 @@ public struct CampaignSelector: Sendable {
     /// Subscriptions that pass the rules are kept as small ``Candidate`` values (an index, paid days and what
     /// the rules measured); only the accounts that make the cut become ``EligibleAccount`` values, which
     /// hold eight strings.
-    public func select(_ campaign: Campaign, timelines: [SubscriptionTimeline], asOf: Int64, coolingDown: Set<String>) -> [EligibleAccount] {
+    public func select(_ campaign: Campaign, timelines: [SubscriptionTimeline], asOf: Int64, coolingDown: Set<String>) -> [EligibleAccount]
+    {
         var passed: [(key: String, candidate: Candidate)] = []
         // By index, status first: most subscriptions fail it, and reading two fields copies nothing.
         for index in timelines.indices where campaign.audience.admits(timelines[index].status) && !timelines[index].isFamilyShared {
@@ -48,13 +49,15 @@ public struct CampaignSelector: Sendable {
         if let cap = campaign.maxOffers, ordered.count > cap {
             // The most paid days (then account key) make the cut; they go back to account-key order.
             ordered.sort { lhs, rhs in
-                lhs.candidate.paidDays != rhs.candidate.paidDays ? lhs.candidate.paidDays > rhs.candidate.paidDays : CodePointOrder.less(lhs.key, rhs.key)
+                lhs.candidate.paidDays != rhs.candidate.paidDays
+                    ? lhs.candidate.paidDays > rhs.candidate.paidDays : CodePointOrder.less(lhs.key, rhs.key)
             }
             ordered.removeLast(ordered.count - cap)
             ordered.sort { CodePointOrder.less($0.key, $1.key) }
         }
         return ordered.map { key, candidate in
-            var account = self.account(campaign, timelines[candidate.index], accountKey: key, paidDays: candidate.paidDays, candidate.qualification)
+            var account = self.account(
+                campaign, timelines[candidate.index], accountKey: key, paidDays: candidate.paidDays, candidate.qualification)
             if isHoldout(campaign, accountKey: key) { account.variant = .holdout }
             return account
         }
@@ -122,7 +125,8 @@ public struct CampaignSelector: Sendable {
         case .retention, .priceIncrease:
             guard let renewal else { return nil }
             if campaign.audience == .retention {
-                guard let covering = timeline.covering(at: asOf), timeline.transactions[covering].isPaid, renewal.autoRenewStatus == 0 else { return nil }
+                guard let covering = timeline.covering(at: asOf), timeline.transactions[covering].isPaid, renewal.autoRenewStatus == 0
+                else { return nil }
             } else {
                 guard renewal.priceIncreaseStatus == 0, renewal.autoRenewStatus == 1 else { return nil }
             }
@@ -140,12 +144,15 @@ public struct CampaignSelector: Sendable {
 
     /// The `treatment` account of a qualified subscription; `accountKey` is ``accountKey(_:)`` (the
     /// lower-case token when there is one).
-    func account(_ campaign: Campaign, _ timeline: SubscriptionTimeline, accountKey: String, paidDays: Int64, _ qualification: Qualification) -> EligibleAccount {
+    func account(
+        _ campaign: Campaign, _ timeline: SubscriptionTimeline, accountKey: String, paidDays: Int64, _ qualification: Qualification
+    ) -> EligibleAccount {
         let latest = timeline.latest
         return EligibleAccount(
             campaignId: campaign.id, accountKey: accountKey, originalTransactionId: timeline.originalTransactionId,
             variant: .treatment, audience: campaign.audience,
-            productId: campaign.offerProductId ?? timeline.renewal?.autoRenewProductId ?? latest.productId, offerIdentifier: campaign.offerIdentifier,
+            productId: campaign.offerProductId ?? timeline.renewal?.autoRenewProductId ?? latest.productId,
+            offerIdentifier: campaign.offerIdentifier,
             paidDays: paidDays, daysSinceLapse: qualification.daysSinceLapse, daysToExpiry: qualification.daysToExpiry,
             lapseReason: qualification.lapseReason, transactionId: latest.transactionId,
             appAccountToken: latest.appAccountToken == nil ? nil : accountKey)

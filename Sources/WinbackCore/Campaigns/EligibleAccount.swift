@@ -25,7 +25,8 @@ public struct EligibleAccount: Sendable, Equatable {
 
     public init(
         campaignId: String, accountKey: String, originalTransactionId: String, variant: Variant, audience: Audience, productId: String,
-        offerIdentifier: String?, paidDays: Int64, daysSinceLapse: Int64? = nil, daysToExpiry: Int64? = nil, lapseReason: LapseReason? = nil,
+        offerIdentifier: String?, paidDays: Int64, daysSinceLapse: Int64? = nil, daysToExpiry: Int64? = nil,
+        lapseReason: LapseReason? = nil,
         transactionId: String, appAccountToken: String?
     ) {
         self.campaignId = campaignId
@@ -45,7 +46,10 @@ public struct EligibleAccount: Sendable, Equatable {
 
     /// The `eligible_accounts.csv.gz` row.
     public var row: [String?] {
-        [campaignId, accountKey, originalTransactionId, variant.rawValue, audience.rawValue, productId, offerIdentifier, String(paidDays),
-         daysSinceLapse.map(String.init), daysToExpiry.map(String.init), lapseReason?.rawValue]
+        [
+            campaignId, accountKey, originalTransactionId, variant.rawValue, audience.rawValue, productId, offerIdentifier,
+            String(paidDays),
+            daysSinceLapse.map(String.init), daysToExpiry.map(String.init), lapseReason?.rawValue,
+        ]
     }
 }

@@ -80,7 +80,8 @@ struct ConfigObject {
         var strings: [String] = []
         for (index, element) in elements.enumerated() {
             guard case .string(let string) = element.value, !string.isEmpty else {
-                throw ConfigError(key: "\(path(name))[\(index)]", message: "expected a non-empty string, found \(FieldValue.describe(element.value))")
+                throw ConfigError(
+                    key: "\(path(name))[\(index)]", message: "expected a non-empty string, found \(FieldValue.describe(element.value))")
             }
             strings.append(string)
         }

@@ -56,7 +56,8 @@ public struct WinbackConfig: Sendable, Equatable {
         try report.allowOnly(["timeZone", "gracePeriodDays", "maxRejectRate", "maxDataLagDays"])
         let timeZone = try report.string("timeZone")
         guard TimeZone(identifier: timeZone) != nil else {
-            throw ConfigError(key: "report.timeZone", message: "expected an IANA time zone (e.g. 'UTC', 'America/Los_Angeles'), found '\(timeZone)'")
+            throw ConfigError(
+                key: "report.timeZone", message: "expected an IANA time zone (e.g. 'UTC', 'America/Los_Angeles'), found '\(timeZone)'")
         }
         let grace = try report.integer("gracePeriodDays")
         guard [0, 3, 16, 28].contains(grace) else {
@@ -83,7 +84,9 @@ public struct WinbackConfig: Sendable, Equatable {
         let ledger = try reader.string("ledger")
         let output = try reader.string("output")
         guard case .array(let campaignElements) = try reader.required("campaigns") else {
-            throw ConfigError(key: "campaigns", message: "expected an array (may be empty), found \(FieldValue.describe(reader.optional("campaigns") ?? .null))")
+            throw ConfigError(
+                key: "campaigns",
+                message: "expected an array (may be empty), found \(FieldValue.describe(reader.optional("campaigns") ?? .null))")
         }
         var campaigns: [JSONValue] = []
         for (index, element) in campaignElements.enumerated() {

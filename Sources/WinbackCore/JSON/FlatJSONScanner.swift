@@ -17,7 +17,9 @@ public struct FlatJSONScanner {
 
     /// Scans `bytes` as one flat object; on success `slots[i]` holds the value of `keys.keys[i]` (or
     /// ``FlatValue/absent``). `slots` must have `keys.keys.count` elements, all ``FlatValue/absent``.
-    public static func scan(_ bytes: UnsafeBufferPointer<UInt8>, keys: FlatKeyTable, into slots: UnsafeMutableBufferPointer<FlatValue>) -> Bool {
+    public static func scan(_ bytes: UnsafeBufferPointer<UInt8>, keys: FlatKeyTable, into slots: UnsafeMutableBufferPointer<FlatValue>)
+        -> Bool
+    {
         var scanner = FlatJSONScanner(bytes: bytes)
         return scanner.scanObject(keys: keys, into: slots)
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A fixed list of object keys looked up by their UTF-8 bytes, giving each key's position in the list.
@@ -33,7 +33,9 @@ public struct FlatKeyTable: Sendable {
         var slots = [Int16](repeating: 0, count: size)
         bytes.withUnsafeBufferPointer { all in
             for (index, span) in spans.enumerated() {
-                var slot = Int(truncatingIfNeeded: Self.fingerprint(UnsafeBufferPointer(rebasing: all[span.offset..<span.offset + span.count]))) & (size - 1)
+                var slot =
+                    Int(truncatingIfNeeded: Self.fingerprint(UnsafeBufferPointer(rebasing: all[span.offset..<span.offset + span.count])))
+                    & (size - 1)
                 while slots[slot] != 0 { slot = (slot + 1) & (size - 1) }
                 slots[slot] = Int16(index + 1)
             }
@@ -67,7 +69,11 @@ public struct FlatKeyTable: Sendable {
             let span = spans[candidate]
             if span.count == key.count {
                 guard let base = key.baseAddress else { return candidate }
-                if bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress! + span.offset, base, span.count) == 0 }) { return candidate }
+                if bytes.withUnsafeBufferPointer({ table in
+                    table.baseAddress.map { memcmp($0 + span.offset, base, span.count) == 0 } ?? false
+                }) {
+                    return candidate
+                }
             }
             slot = (slot + 1) & mask
         }

@@ -31,9 +31,11 @@ enum PlainString {
                 let low = unsafeBitCast(stopsA, to: SIMD2<UInt64>.self)
                 let high = unsafeBitCast(stopsB, to: SIMD2<UInt64>.self)
                 let first =
-                    low[0] != 0 ? low[0].trailingZeroBitCount >> 3
-                    : low[1] != 0 ? 8 + low[1].trailingZeroBitCount >> 3
-                    : high[0] != 0 ? 16 + high[0].trailingZeroBitCount >> 3 : 24 + high[1].trailingZeroBitCount >> 3
+                    low[0] != 0
+                    ? low[0].trailingZeroBitCount >> 3
+                    : low[1] != 0
+                        ? 8 + low[1].trailingZeroBitCount >> 3
+                        : high[0] != 0 ? 16 + high[0].trailingZeroBitCount >> 3 : 24 + high[1].trailingZeroBitCount >> 3
                 return base[offset + first] == UInt8(ascii: "\"") ? offset + first : nil
             }
             offset += 32

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Strings ordered by code point: their UTF-8 bytes compared with `memcmp` (UTF-8 byte order is code-point
@@ -18,7 +18,10 @@ public enum CodePointOrder {
         let fast = lhs.utf8.withContiguousStorageIfAvailable { left in
             rhs.utf8.withContiguousStorageIfAvailable { right in
                 let common = min(left.count, right.count)
-                let order = common == 0 ? 0 : Int(memcmp(left.baseAddress!, right.baseAddress!, common))
+                guard common > 0, let leftBase = left.baseAddress, let rightBase = right.baseAddress else {
+                    return left.count - right.count
+                }
+                let order = Int(memcmp(leftBase, rightBase, common))
                 return order != 0 ? order : left.count - right.count
             }
         }

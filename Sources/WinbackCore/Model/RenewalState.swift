@@ -26,7 +26,8 @@ public struct RenewalState: Sendable, Equatable {
         self.init(
             originalId: CompactIdentifier(originalTransactionId), signedDate: signedDate, autoRenewStatus: autoRenewStatus,
             autoRenewProductId: autoRenewProductId, expirationIntent: expirationIntent, isInBillingRetryPeriod: isInBillingRetryPeriod,
-            gracePeriodExpiresDate: gracePeriodExpiresDate, priceIncreaseStatus: priceIncreaseStatus, eligibleWinBackOfferIds: eligibleWinBackOfferIds)
+            gracePeriodExpiresDate: gracePeriodExpiresDate, priceIncreaseStatus: priceIncreaseStatus,
+            eligibleWinBackOfferIds: eligibleWinBackOfferIds)
     }
 
     public init(

@@ -72,7 +72,9 @@ public struct SubscriptionTimeline: Sendable {
     /// Segment `index` of ``segments``, without building the array (a report reads every subscription's).
     public func segment(_ index: Int) -> Segment {
         if let explicitSegments { return explicitSegments[index] }
-        return Segment(start: transactions[index].purchaseDate, end: coverage(index)?.upperBound ?? transactions[index].purchaseDate, transaction: index)
+        return Segment(
+            start: transactions[index].purchaseDate, end: coverage(index)?.upperBound ?? transactions[index].purchaseDate,
+            transaction: index)
     }
     /// The segments when they differ from the coverages. `nil` in the common case — every coverage
     /// non-empty and each ending by the time the next one starts — where segment `i` is coverage `i`:
@@ -89,7 +91,8 @@ public struct SubscriptionTimeline: Sendable {
     ///
     /// The transactions are taken over and sorted in place: with a sorted copy, every transaction's three
     /// objects were retained into the copy and released with the original.
-    public init(transactions unordered: consuming [SubscriptionTransaction], renewal: RenewalState?, asOf: Int64, graceMilliseconds: Int64) {
+    public init(transactions unordered: consuming [SubscriptionTransaction], renewal: RenewalState?, asOf: Int64, graceMilliseconds: Int64)
+    {
         var ordered = consume unordered
         ordered.sort(by: Self.precedes)
         self.transactions = ordered
@@ -112,7 +115,8 @@ public struct SubscriptionTimeline: Sendable {
                 let covering = Self.covering(at: span.end - 1, in: segments) ?? span.first
                 span.lapse = Lapse(
                     at: span.end, lastCovering: covering,
-                    reason: Self.reason(at: span.end, lastCovering: revocations[covering], isLastSpan: position == spans.count - 1, renewal: renewal))
+                    reason: Self.reason(
+                        at: span.end, lastCovering: revocations[covering], isLastSpan: position == spans.count - 1, renewal: renewal))
             }
             resolved.append(span)
         }

@@ -11,7 +11,10 @@ public struct SubscriptionTransaction: Sendable, Equatable {
     }
     public var originalTransactionId: String {
         get { identity.originalTransactionId }
-        set { identity = SubscriptionIdentity(originalTransactionId: newValue, appAccountToken: appAccountToken, appTransactionId: appTransactionId) }
+        set {
+            identity = SubscriptionIdentity(
+                originalTransactionId: newValue, appAccountToken: appAccountToken, appTransactionId: appTransactionId)
+        }
     }
     public var purchaseDate: Int64
     /// Present for auto-renewable subscriptions (required by verification).
@@ -27,11 +30,17 @@ public struct SubscriptionTransaction: Sendable, Equatable {
     public var isUpgraded: Bool
     public var appAccountToken: String? {
         get { identity.appAccountToken }
-        set { identity = SubscriptionIdentity(originalTransactionId: originalTransactionId, appAccountToken: newValue, appTransactionId: appTransactionId) }
+        set {
+            identity = SubscriptionIdentity(
+                originalTransactionId: originalTransactionId, appAccountToken: newValue, appTransactionId: appTransactionId)
+        }
     }
     public var appTransactionId: String? {
         get { identity.appTransactionId }
-        set { identity = SubscriptionIdentity(originalTransactionId: originalTransactionId, appAccountToken: appAccountToken, appTransactionId: newValue) }
+        set {
+            identity = SubscriptionIdentity(
+                originalTransactionId: originalTransactionId, appAccountToken: appAccountToken, appTransactionId: newValue)
+        }
     }
     /// The shared per-subscription identifiers.
     public private(set) var identity: SubscriptionIdentity
@@ -128,10 +137,11 @@ public struct SubscriptionTransaction: Sendable, Equatable {
         signedDate = payload.signedDate ?? 0
         isUpgraded = payload.isUpgraded ?? false
         offerType = payload.rawOfferType
-        attributes = intern(TransactionAttributes(
-            productId: payload.productId ?? "", subscriptionGroupId: payload.subscriptionGroupIdentifier, type: payload.rawType ?? "",
-            offerIdentifier: payload.offerIdentifier, offerDiscountType: payload.rawOfferDiscountType, offerPeriod: payload.offerPeriod,
-            storefront: payload.storefront, ownership: payload.rawInAppOwnershipType))
+        attributes = intern(
+            TransactionAttributes(
+                productId: payload.productId ?? "", subscriptionGroupId: payload.subscriptionGroupIdentifier, type: payload.rawType ?? "",
+                offerIdentifier: payload.offerIdentifier, offerDiscountType: payload.rawOfferDiscountType, offerPeriod: payload.offerPeriod,
+                storefront: payload.storefront, ownership: payload.rawInAppOwnershipType))
     }
 
     /// Shares the identity of `sibling` (a transaction of the same subscription) when equal.

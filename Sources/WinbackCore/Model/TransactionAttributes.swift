@@ -64,7 +64,8 @@ public final class TransactionAttributes: Hashable, Sendable {
         offerDiscountType: String?? = nil, offerPeriod: String?? = nil, storefront: String?? = nil, ownership: String?? = nil
     ) -> TransactionAttributes {
         TransactionAttributes(
-            productId: productId ?? self.productId, subscriptionGroupId: subscriptionGroupId ?? self.subscriptionGroupId, type: type ?? self.type,
+            productId: productId ?? self.productId, subscriptionGroupId: subscriptionGroupId ?? self.subscriptionGroupId,
+            type: type ?? self.type,
             offerIdentifier: offerIdentifier ?? self.offerIdentifier, offerDiscountType: offerDiscountType ?? self.offerDiscountType,
             offerPeriod: offerPeriod ?? self.offerPeriod, storefront: storefront ?? self.storefront, ownership: ownership ?? self.ownership)
     }

@@ -46,7 +46,8 @@ struct AttributeBytes {
         func string(_ bytes: UnsafeBufferPointer<UInt8>?) -> String? { bytes.map { String(decoding: $0, as: UTF8.self) } }
         return TransactionAttributes(
             productId: String(decoding: productId, as: UTF8.self), subscriptionGroupId: string(subscriptionGroupId),
-            type: String(decoding: type, as: UTF8.self), offerIdentifier: string(offerIdentifier), offerDiscountType: string(offerDiscountType),
+            type: String(decoding: type, as: UTF8.self), offerIdentifier: string(offerIdentifier),
+            offerDiscountType: string(offerDiscountType),
             offerPeriod: string(offerPeriod), storefront: string(storefront), ownership: string(ownership))
     }
 }

@@ -68,7 +68,9 @@ public struct Deduplicator: Sendable {
     /// Adds `transaction` to its subscription's `group` (never empty: `add(_:)` starts a
     /// new subscription's group with its first transaction): it shares the group's identity and replaces an
     /// older-signed version of itself. Returns whether it is a new transaction.
-    private static func merge(_ transaction: SubscriptionTransaction, into group: inout [SubscriptionTransaction], duplicates: inout Int) -> Bool {
+    private static func merge(_ transaction: SubscriptionTransaction, into group: inout [SubscriptionTransaction], duplicates: inout Int)
+        -> Bool
+    {
         var transaction = transaction
         transaction.shareIdentity(with: group[0])
         guard let position = group.firstIndex(where: { $0.transactionIdentifier == transaction.transactionIdentifier }) else {

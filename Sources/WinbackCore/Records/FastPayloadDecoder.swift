@@ -92,10 +92,11 @@ public struct FastPayloadDecoder: Sendable {
             else { return nil }
 
             // SubscriptionTransaction.init(_:attributes:), from the bytes.
-            let attributes = compactor.intern(AttributeBytes(
-                productId: productId, subscriptionGroupId: text(.subscriptionGroupIdentifier), type: type,
-                offerIdentifier: text(.offerIdentifier), offerDiscountType: text(.offerDiscountType), offerPeriod: text(.offerPeriod),
-                storefront: text(.storefront), ownership: text(.inAppOwnershipType)), lane: lane)
+            let attributes = compactor.intern(
+                AttributeBytes(
+                    productId: productId, subscriptionGroupId: text(.subscriptionGroupIdentifier), type: type,
+                    offerIdentifier: text(.offerIdentifier), offerDiscountType: text(.offerDiscountType), offerPeriod: text(.offerPeriod),
+                    storefront: text(.storefront), ownership: text(.inAppOwnershipType)), lane: lane)
             let transaction = SubscriptionTransaction(
                 transactionIdentifier: CompactIdentifier(utf8: transactionId),
                 identity: compactor.identity(
@@ -172,7 +173,8 @@ public struct FastPayloadDecoder: Sendable {
                 autoRenewStatus: int32(.autoRenewStatus),
                 autoRenewProductId: text(.autoRenewProductId).map { compactor.internProductId($0, lane: lane) },
                 expirationIntent: int32(.expirationIntent), isInBillingRetryPeriod: bool(.isInBillingRetryPeriod),
-                gracePeriodExpiresDate: gracePeriod.kind == .integer ? gracePeriod.integer : nil, priceIncreaseStatus: int32(.priceIncreaseStatus),
+                gracePeriodExpiresDate: gracePeriod.kind == .integer ? gracePeriod.integer : nil,
+                priceIncreaseStatus: int32(.priceIncreaseStatus),
                 eligibleWinBackOfferIds: offerIds)
             return (signed.integer, .renewalInfo(state))
         }

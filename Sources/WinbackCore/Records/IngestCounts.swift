@@ -43,7 +43,9 @@ public struct IngestCounts: Sendable, Equatable {
     /// The `records` object of the summary: `read, accepted, rejected, rejectedByCode, duplicates, warnings`
     /// plus any `extra` counts (`future`, `otherProductTypes`) in the given order.
     public func summaryJSON(extra: [(String, Int)] = []) -> JSONValue {
-        let byCode = rejectedByCode.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, JSONValue.integer(Int64($0.value))) }
+        let byCode = rejectedByCode.sorted { $0.key.rawValue < $1.key.rawValue }.map {
+            ($0.key.rawValue, JSONValue.integer(Int64($0.value)))
+        }
         var pairs: [(String, JSONValue)] = [
             ("read", .integer(Int64(read))), ("accepted", .integer(Int64(accepted))), ("rejected", .integer(Int64(rejected))),
             ("rejectedByCode", JSONText.object(byCode)), ("duplicates", .integer(Int64(duplicates))),

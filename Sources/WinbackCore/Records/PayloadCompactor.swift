@@ -72,7 +72,8 @@ public final class PayloadCompactor: Sendable {
     ) -> SubscriptionIdentity {
         if let lane {
             return lane.identity(
-                originalTransactionId: originalTransactionId, appAccountToken: appAccountToken, appTransactionId: appTransactionId, make: make)
+                originalTransactionId: originalTransactionId, appAccountToken: appAccountToken, appTransactionId: appTransactionId,
+                make: make)
         }
         return identities.withLock { recent in
             recent.identity(

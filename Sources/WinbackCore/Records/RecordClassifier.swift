@@ -34,13 +34,15 @@ public enum RecordClassifier {
         if let (first, second) = SignedLine.match(bytes, range: range, prefix: &prefix) {
             let text = RecordText(bytes: bytes, range: range)
             func append(_ member: SignedLine.Member) {
-                let kind: PayloadKind = switch member.key {
-                case .signedPayload: .notification
-                case .signedTransactionInfo: .transaction
-                case .signedRenewalInfo: .renewalInfo
-                }
+                let kind: PayloadKind =
+                    switch member.key {
+                    case .signedPayload: .notification
+                    case .signedTransactionInfo: .transaction
+                    case .signedRenewalInfo: .renewalInfo
+                    }
                 let location = RecordLocation(source: source, line: line, path: member.key.rawValue)
-                records.append(RawRecord(location: location, content: .signed(RecordText(bytes: bytes, range: member.jws), kind), text: text))
+                records.append(
+                    RawRecord(location: location, content: .signed(RecordText(bytes: bytes, range: member.jws), kind), text: text))
             }
             append(first)
             if let second { append(second) }
@@ -50,10 +52,12 @@ public enum RecordClassifier {
         let text = RecordText(bytes: bytes, range: range)
         let value: JSONValue
         do {
-            value = try bytes.withUnsafeBufferPointer { buffer in try JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: buffer[range])) }
+            value = try bytes.withUnsafeBufferPointer { buffer in try JSONParser.parse(buffer: UnsafeBufferPointer(rebasing: buffer[range]))
+            }
         } catch {
             let location = RecordLocation(source: source, line: line, path: nil)
-            records.append(RawRecord(location: location, content: .failure(RecordFailure(.malformedJSON, "line is not JSON: \(error)")), text: text))
+            records.append(
+                RawRecord(location: location, content: .failure(RecordFailure(.malformedJSON, "line is not JSON: \(error)")), text: text))
             return
         }
         records += classifyObject(value, prefix: nil, source: source, line: line) { _ in text }
@@ -95,15 +99,22 @@ public enum RecordClassifier {
                 guard case .array(let elements) = transactions.value else {
                     return [
                         RawRecord(
-                            location: RecordLocation(source: source, line: lines.line(at: transactions.range.lowerBound), path: "signedTransactions"),
-                            content: .failure(RecordFailure(.unknownShape, "signedTransactions: expected an array of JWS strings, found \(FieldValue.describe(transactions.value))")),
+                            location: RecordLocation(
+                                source: source, line: lines.line(at: transactions.range.lowerBound), path: "signedTransactions"),
+                            content: .failure(
+                                RecordFailure(
+                                    .unknownShape,
+                                    "signedTransactions: expected an array of JWS strings, found \(FieldValue.describe(transactions.value))"
+                                )),
                             text: text(transactions.range))
                     ]
                 }
                 return elements.enumerated().map { index, element in
-                    jwsRecord(element.value, kind: .transaction, path: "signedTransactions[\(index)]",
-                              location: RecordLocation(source: source, line: lines.line(at: element.range.lowerBound), path: "signedTransactions[\(index)]"),
-                              text: jwsText(element.range))
+                    jwsRecord(
+                        element.value, kind: .transaction, path: "signedTransactions[\(index)]",
+                        location: RecordLocation(
+                            source: source, line: lines.line(at: element.range.lowerBound), path: "signedTransactions[\(index)]"),
+                        text: jwsText(element.range))
                 }
             }
             if !hasSignedKeys(value), case .array(let groups)? = value["data"] {
@@ -145,15 +156,17 @@ public enum RecordClassifier {
                     found = true
                     let path = "\(itemPath).\(key)"
                     records.append(
-                        jwsRecord(member.value, kind: kind, path: path,
-                                  location: RecordLocation(source: source, line: lines.line(at: member.range.lowerBound), path: path),
-                                  text: jwsText(member.range)))
+                        jwsRecord(
+                            member.value, kind: kind, path: path,
+                            location: RecordLocation(source: source, line: lines.line(at: member.range.lowerBound), path: path),
+                            text: jwsText(member.range)))
                 }
                 if !found {
                     records.append(
                         RawRecord(
                             location: RecordLocation(source: source, line: lines.line(at: item.range.lowerBound), path: itemPath),
-                            content: .failure(RecordFailure(.unknownShape, "\(itemPath): expected signedTransactionInfo or signedRenewalInfo")),
+                            content: .failure(
+                                RecordFailure(.unknownShape, "\(itemPath): expected signedTransactionInfo or signedRenewalInfo")),
                             text: text(item.range)))
                 }
             }
@@ -161,7 +174,9 @@ public enum RecordClassifier {
         return records
     }
 
-    private static func jwsRecord(_ value: JSONValue, kind: PayloadKind, path: String, location: RecordLocation, text: RecordText) -> RawRecord {
+    private static func jwsRecord(_ value: JSONValue, kind: PayloadKind, path: String, location: RecordLocation, text: RecordText)
+        -> RawRecord
+    {
         guard case .string(let jws) = value else {
             return RawRecord(
                 location: location,
@@ -188,18 +203,20 @@ public enum RecordClassifier {
         }
         if let member = value.member("signedPayload") {
             return [
-                jwsRecord(member.value, kind: .notification, path: path("signedPayload"),
-                          location: RecordLocation(source: source, line: memberLine(member), path: path("signedPayload")),
-                          text: text(lines == nil ? nil : member.range))
+                jwsRecord(
+                    member.value, kind: .notification, path: path("signedPayload"),
+                    location: RecordLocation(source: source, line: memberLine(member), path: path("signedPayload")),
+                    text: text(lines == nil ? nil : member.range))
             ]
         }
         var records: [RawRecord] = []
         for (key, kind) in [("signedTransactionInfo", PayloadKind.transaction), ("signedRenewalInfo", .renewalInfo)] {
             guard let member = value.member(key) else { continue }
             records.append(
-                jwsRecord(member.value, kind: kind, path: path(key),
-                          location: RecordLocation(source: source, line: memberLine(member), path: path(key)),
-                          text: text(lines == nil ? nil : member.range)))
+                jwsRecord(
+                    member.value, kind: kind, path: path(key),
+                    location: RecordLocation(source: source, line: memberLine(member), path: path(key)),
+                    text: text(lines == nil ? nil : member.range)))
         }
         if !records.isEmpty { return records }
         let location = RecordLocation(source: source, line: line, path: prefix)
@@ -218,7 +235,8 @@ public enum RecordClassifier {
                 content: .failure(
                     RecordFailure(
                         .unknownShape,
-                        "expected signedPayload, signedTransactionInfo/signedRenewalInfo or a decoded payload, found keys \(keys.isEmpty ? "none" : keys)")),
+                        "expected signedPayload, signedTransactionInfo/signedRenewalInfo or a decoded payload, found keys \(keys.isEmpty ? "none" : keys)"
+                    )),
                 text: text(nil))
         ]
     }

@@ -33,7 +33,9 @@ public struct RecordText: Sendable {
     public func withBytes<T, Failure: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> T) throws(Failure) -> T {
         switch storage {
         case .bytes(let bytes, let range):
-            return try bytes.withUnsafeBufferPointer { (buffer) throws(Failure) -> T in try body(UnsafeBufferPointer(rebasing: buffer[range])) }
+            return try bytes.withUnsafeBufferPointer { (buffer) throws(Failure) -> T in
+                try body(UnsafeBufferPointer(rebasing: buffer[range]))
+            }
         case .string(let string):
             var string = string
             let outcome = string.withUTF8 { bytes in Swift.Result { () throws(Failure) -> T in try body(bytes) } }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The start of the last JWS a worker scanned in full — its header segment and the dot after it — kept so
@@ -20,7 +20,8 @@ public struct ScannedPrefix: Sendable {
     /// The length of the prefix when `buffer[start..<end]` starts with it, else 0.
     func length(in buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
         guard !bytes.isEmpty, end - start >= bytes.count, let base = buffer.baseAddress else { return 0 }
-        let same = bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, base + start, $0.count) == 0 }
+        let same = bytes.withUnsafeBufferPointer { prefix in prefix.baseAddress.map { memcmp($0, base + start, prefix.count) == 0 } ?? false
+        }
         return same ? bytes.count : 0
     }
 

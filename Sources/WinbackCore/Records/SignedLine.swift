@@ -33,7 +33,9 @@ enum SignedLine {
             var second: Member?
             if cursor.index < cursor.end, buffer[cursor.index] == UInt8(ascii: ",") {
                 cursor.index += 1
-                guard let next = cursor.member(prefix: &prefix), first.key != .signedPayload, next.key != .signedPayload, next.key != first.key else {
+                guard let next = cursor.member(prefix: &prefix), first.key != .signedPayload, next.key != .signedPayload,
+                    next.key != first.key
+                else {
                     return nil
                 }
                 second = next

@@ -33,9 +33,10 @@ enum ChartPalette {
         let (a, b) = (stops[lower], stops[lower + 1])
         let channels = [a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t, a.2 + (b.2 - a.2) * t]
         let hex = Array("0123456789abcdef")
-        return "#" + channels.map { value -> String in
-            let byte = Int(value.rounded())
-            return String([hex[byte / 16], hex[byte % 16]])
-        }.joined()
+        return "#"
+            + channels.map { value -> String in
+                let byte = Int(value.rounded())
+                return String([hex[byte / 16], hex[byte % 16]])
+            }.joined()
     }
 }

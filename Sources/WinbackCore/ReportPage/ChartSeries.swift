@@ -7,7 +7,8 @@ struct ChartSeries {
 
     /// The legend of a chart as HTML: a swatch and the series name per series.
     static func legend(_ series: [ChartSeries]) -> String {
-        "<ul class=\"legend\">" + series.map { "<li><span class=\"swatch\" style=\"background:\($0.color)\"></span>\(HTMLText.escape($0.name))</li>" }.joined()
+        "<ul class=\"legend\">"
+            + series.map { "<li><span class=\"swatch\" style=\"background:\($0.color)\"></span>\(HTMLText.escape($0.name))</li>" }.joined()
             + "</ul>"
     }
 }

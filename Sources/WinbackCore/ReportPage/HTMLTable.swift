@@ -10,8 +10,12 @@ struct HTMLTable {
         var value: String?
 
         static func label(_ text: String, column: String) -> Cell { Cell(display: text, column: column, value: nil) }
-        static func count(_ value: Int, column: String) -> Cell { Cell(display: ChartNumber.grouped(value), column: column, value: String(value)) }
-        static func rate(_ csv: String?, column: String) -> Cell { Cell(display: ChartNumber.percent(csv: csv), column: column, value: csv ?? "") }
+        static func count(_ value: Int, column: String) -> Cell {
+            Cell(display: ChartNumber.grouped(value), column: column, value: String(value))
+        }
+        static func rate(_ csv: String?, column: String) -> Cell {
+            Cell(display: ChartNumber.percent(csv: csv), column: column, value: csv ?? "")
+        }
     }
 
     var id: String
@@ -26,7 +30,8 @@ struct HTMLTable {
             html += "<tr>"
             for cell in row {
                 if let value = cell.value {
-                    html += "<td class=\"num\" data-column=\"\(HTMLText.escape(cell.column))\" data-value=\"\(HTMLText.escape(value))\">\(HTMLText.escape(cell.display))</td>"
+                    html +=
+                        "<td class=\"num\" data-column=\"\(HTMLText.escape(cell.column))\" data-value=\"\(HTMLText.escape(value))\">\(HTMLText.escape(cell.display))</td>"
                 } else {
                     html += "<td data-column=\"\(HTMLText.escape(cell.column))\">\(HTMLText.escape(cell.display))</td>"
                 }

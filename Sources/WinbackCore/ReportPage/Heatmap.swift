@@ -33,7 +33,9 @@ struct Heatmap {
                 guard let rate = cell.rate else { continue }
                 let x = left + cellWidth * Double(column)
                 canvas.rect(x: x, y: y, width: cellWidth - 1, height: cellHeight - 1, fill: ChartPalette.ramp(rate), tooltip: cell.tooltip)
-                canvas.text(cell.text, x: x + cellWidth / 2, y: y + cellHeight * 0.7, anchor: "middle", size: 9, fill: rate > 0.55 ? "#fff" : "#222")
+                canvas.text(
+                    cell.text, x: x + cellWidth / 2, y: y + cellHeight * 0.7, anchor: "middle", size: 9, fill: rate > 0.55 ? "#fff" : "#222"
+                )
             }
         }
         return canvas.rendered(label: label)
@@ -42,6 +44,7 @@ struct Heatmap {
     /// The colour scale of the heatmap as HTML (a gradient from 0 % to 100 %).
     static var legend: String {
         let stops = stride(from: 0, through: 100, by: 25).map { "\(ChartPalette.ramp(Double($0) / 100)) \($0)%" }.joined(separator: ", ")
-        return "<div class=\"ramp\"><span>0 %</span><span class=\"gradient\" style=\"background:linear-gradient(to right, \(stops))\"></span><span>100 % retained</span></div>"
+        return
+            "<div class=\"ramp\"><span>0 %</span><span class=\"gradient\" style=\"background:linear-gradient(to right, \(stops))\"></span><span>100 % retained</span></div>"
     }
 }

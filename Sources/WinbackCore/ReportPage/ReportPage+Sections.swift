@@ -22,22 +22,30 @@ extension ReportPage {
         let shown = Array(ranked.prefix(ranked.count > maximumGroups + 1 ? maximumGroups : maximumGroups + 1))
         let folded = Set(ranked.dropFirst(shown.count))
         var series = shown.enumerated().map { index, group in
-            ChartSeries(name: group, color: ChartPalette.category(index), values: content.months.map { month in byMonth[month]?[group].map(Double.init) ?? 0 })
+            ChartSeries(
+                name: group, color: ChartPalette.category(index),
+                values: content.months.map { month in byMonth[month]?[group].map(Double.init) ?? 0 })
         }
         if !folded.isEmpty {
-            series.append(ChartSeries(name: "\(folded.count) other groups", color: ChartPalette.category(7), values: content.months.map { month in
-                Double(folded.reduce(0) { $0 + (byMonth[month]?[$1] ?? 0) })
-            }))
+            series.append(
+                ChartSeries(
+                    name: "\(folded.count) other groups", color: ChartPalette.category(7),
+                    values: content.months.map { month in
+                        Double(folded.reduce(0) { $0 + (byMonth[month]?[$1] ?? 0) })
+                    }))
         }
         let chart = VerticalBarChart(
-            categories: content.months, series: series, isStacked: true, xTitle: "Month (bar = active at the end of the month; the last month ends at as-of)",
+            categories: content.months, series: series, isStacked: true,
+            xTitle: "Month (bar = active at the end of the month; the last month ends at as-of)",
             yTitle: "Active paid subscriptions", isCount: true)
         let latest = content.months.last.map { byMonth[$0, default: [:]].values.reduce(0, +) } ?? 0
         let lastFull = byMonth[content.lastFullMonth, default: [:]].values.reduce(0, +)
 
         var html = "<div class=\"callout\">"
         html += figure("Active paid at as-of", display: ChartNumber.grouped(latest), column: "active_end", value: String(latest))
-        html += figure("Active paid at the end of \(content.lastFullMonth)", display: ChartNumber.grouped(lastFull), column: "active_end", value: String(lastFull))
+        html += figure(
+            "Active paid at the end of \(content.lastFullMonth)", display: ChartNumber.grouped(lastFull), column: "active_end",
+            value: String(lastFull))
         html += "</div>"
         html += ChartSeries.legend(series) + chart.rendered(label: "Active paid subscriptions per month, stacked by product group")
 
@@ -48,14 +56,18 @@ extension ReportPage {
         html += "<h3>Status mix at as-of</h3>" + ChartSeries.legend(statusSeries)
         html += HorizontalBarChart(categories: ["all products"], series: statusSeries, xTitle: "Subscriptions", yTitle: "").rendered(
             label: "Subscriptions by status at as-of")
-        html += HTMLTable(
-            id: "status-table", headers: ["Status", "Subscriptions", "Share"],
-            rows: content.subscriptionsByStatus.map { entry in
-                [.label(entry.status, column: "status"), .count(entry.count, column: entry.status),
-                 .rate(RateFormat.format(entry.count, statusTotal), column: "share")]
-            },
-            footnote: "\(ChartNumber.grouped(content.familyShared)) family-shared subscriptions are not counted here (as in summary.json.gz)."
-        ).rendered
+        html +=
+            HTMLTable(
+                id: "status-table", headers: ["Status", "Subscriptions", "Share"],
+                rows: content.subscriptionsByStatus.map { entry in
+                    [
+                        .label(entry.status, column: "status"), .count(entry.count, column: entry.status),
+                        .rate(RateFormat.format(entry.count, statusTotal), column: "share"),
+                    ]
+                },
+                footnote:
+                    "\(ChartNumber.grouped(content.familyShared)) family-shared subscriptions are not counted here (as in summary.json.gz)."
+            ).rendered
         return html
     }
 
@@ -95,10 +107,12 @@ extension ReportPage {
     static func churnSection(_ content: ReportPageContent) -> String {
         let byMonth = churnByMonth(content)
         let series = ChartPalette.reasons.map { reason in
-            ChartSeries(name: reason.label, color: reason.color, values: content.months.map { month -> Double? in
-                guard let entry = byMonth[month], entry.activeStart > 0 else { return nil }
-                return RateFormat.value(entry.byStack[reason.column] ?? 0, entry.activeStart)
-            })
+            ChartSeries(
+                name: reason.label, color: reason.color,
+                values: content.months.map { month -> Double? in
+                    guard let entry = byMonth[month], entry.activeStart > 0 else { return nil }
+                    return RateFormat.value(entry.byStack[reason.column] ?? 0, entry.activeStart)
+                })
         }
         let highlight = content.months.firstIndex(of: content.lastFullMonth).map { (index: $0, label: "last full month") }
         let chart = VerticalBarChart(
@@ -107,26 +121,35 @@ extension ReportPage {
         let last = byMonth[content.lastFullMonth] ?? MonthTotals()
         let rate = RateFormat.format(last.churned, last.activeStart)
         var html = "<div class=\"callout\">"
-        html += figure("Active at the start of \(content.lastFullMonth)", display: ChartNumber.grouped(last.activeStart), column: "activeStart", value: String(last.activeStart))
-        html += figure("Churned in \(content.lastFullMonth)", display: ChartNumber.grouped(last.churned), column: "churned", value: String(last.churned))
-        html += figure("Churn rate, \(content.lastFullMonth)", display: ChartNumber.percent(csv: rate), column: "churnRate", value: rate ?? "")
+        html += figure(
+            "Active at the start of \(content.lastFullMonth)", display: ChartNumber.grouped(last.activeStart), column: "activeStart",
+            value: String(last.activeStart))
+        html += figure(
+            "Churned in \(content.lastFullMonth)", display: ChartNumber.grouped(last.churned), column: "churned",
+            value: String(last.churned))
+        html += figure(
+            "Churn rate, \(content.lastFullMonth)", display: ChartNumber.percent(csv: rate), column: "churnRate", value: rate ?? "")
         html += "</div>"
         html += ChartSeries.legend(series) + chart.rendered(label: "Monthly churn rate stacked by lapse reason")
-        html += paragraph("A lapse counts in the month its paid coverage ended; “returned later” are lapses followed by a new span before as-of.")
+        html += paragraph(
+            "A lapse counts in the month its paid coverage ended; “returned later” are lapses followed by a new span before as-of.")
         let recent = content.months.suffix(12)
-        html += HTMLTable(
-            id: "churn-table", headers: ["Month", "Active at start", "Active at end", "New", "Reactivated", "Churned", "Churn rate"],
-            rows: recent.map { month in
-                let entry = byMonth[month] ?? MonthTotals()
-                return [
-                    .label(month, column: "month"), .count(entry.activeStart, column: "active_start"),
-                    .count(entry.activeEnd, column: "active_end"), .count(entry.new, column: "new"),
-                    .count(entry.reactivated, column: "reactivated"), .count(entry.churned, column: "churned"),
-                    .rate(RateFormat.format(entry.churned, entry.activeStart), column: "churn_rate"),
-                ]
-            },
-            footnote: content.months.count > recent.count ? "Earlier months are in churn_monthly.csv.gz (all products summed here)." : "All products summed; per product in churn_monthly.csv.gz."
-        ).rendered
+        html +=
+            HTMLTable(
+                id: "churn-table", headers: ["Month", "Active at start", "Active at end", "New", "Reactivated", "Churned", "Churn rate"],
+                rows: recent.map { month in
+                    let entry = byMonth[month] ?? MonthTotals()
+                    return [
+                        .label(month, column: "month"), .count(entry.activeStart, column: "active_start"),
+                        .count(entry.activeEnd, column: "active_end"), .count(entry.new, column: "new"),
+                        .count(entry.reactivated, column: "reactivated"), .count(entry.churned, column: "churned"),
+                        .rate(RateFormat.format(entry.churned, entry.activeStart), column: "churn_rate"),
+                    ]
+                },
+                footnote: content.months.count > recent.count
+                    ? "Earlier months are in churn_monthly.csv.gz (all products summed here)."
+                    : "All products summed; per product in churn_monthly.csv.gz."
+            ).rendered
         return html
     }
 
@@ -148,26 +171,36 @@ extension ReportPage {
         let rest = ranked.dropFirst(maximumRows)
         if !rest.isEmpty { categories.append("\(rest.count) other products") }
         let series = ChartPalette.reasons.map { reason in
-            ChartSeries(name: reason.label, color: reason.color, values: categories.enumerated().map { index, product -> Double? in
-                let products = index < maximumRows ? [product] : Array(rest)
-                return Double(products.reduce(0) { $0 + (byProduct[$1]?[reason.column] ?? 0) })
-            })
+            ChartSeries(
+                name: reason.label, color: reason.color,
+                values: categories.enumerated().map { index, product -> Double? in
+                    let products = index < maximumRows ? [product] : Array(rest)
+                    return Double(products.reduce(0) { $0 + (byProduct[$1]?[reason.column] ?? 0) })
+                })
         }
         let expired = totals.values.reduce(0, +)
-        var html = "<div class=\"callout\">" + figure("Expired subscriptions", display: ChartNumber.grouped(expired), column: "subscriptions", value: String(expired)) + "</div>"
+        var html =
+            "<div class=\"callout\">"
+            + figure("Expired subscriptions", display: ChartNumber.grouped(expired), column: "subscriptions", value: String(expired))
+            + "</div>"
         html += ChartSeries.legend(series)
         html += HorizontalBarChart(categories: categories, series: series, xTitle: "Expired subscriptions", yTitle: "Product").rendered(
             label: "Expired subscriptions by product, stacked by expiration reason")
         let shown = table.rows.prefix(maximumRows * 2)
-        html += HTMLTable(
-            id: "expiration-table", headers: ["Product", "Lapse reason", "Expiration intent", "Subscriptions", "Share"],
-            rows: shown.map { row in
-                [.label(table.text(row, "product_id") ?? "", column: "product_id"), .label(table.text(row, "lapse_reason") ?? "", column: "lapse_reason"),
-                 .label(table.text(row, "expiration_intent") ?? "–", column: "expiration_intent"),
-                 .count(table.integer(row, "subscriptions"), column: "subscriptions"), .rate(table.text(row, "share"), column: "share")]
-            },
-            footnote: table.rows.count > shown.count ? "\(table.rows.count - shown.count) more rows in expiration_reasons.csv.gz." : nil
-        ).rendered
+        html +=
+            HTMLTable(
+                id: "expiration-table", headers: ["Product", "Lapse reason", "Expiration intent", "Subscriptions", "Share"],
+                rows: shown.map { row in
+                    [
+                        .label(table.text(row, "product_id") ?? "", column: "product_id"),
+                        .label(table.text(row, "lapse_reason") ?? "", column: "lapse_reason"),
+                        .label(table.text(row, "expiration_intent") ?? "–", column: "expiration_intent"),
+                        .count(table.integer(row, "subscriptions"), column: "subscriptions"),
+                        .rate(table.text(row, "share"), column: "share"),
+                    ]
+                },
+                footnote: table.rows.count > shown.count ? "\(table.rows.count - shown.count) more rows in expiration_reasons.csv.gz." : nil
+            ).rendered
         return html
     }
 
@@ -193,18 +226,24 @@ extension ReportPage {
         }.map(\.element)
         let shown = Array(ranked.prefix(maximumRows))
         let label: ([String?]) -> String = { row in
-            [offerTypeName(table.text(row, "offer_type")), table.text(row, "offer_identifier"), table.text(row, "offer_period")].compactMap { $0 }
-                .joined(separator: " · ")
+            [offerTypeName(table.text(row, "offer_type")), table.text(row, "offer_identifier"), table.text(row, "offer_period")].compactMap
+            { $0 }
+            .joined(separator: " · ")
         }
         let types = ["1", "2", "3", "4"]
         var series = types.enumerated().map { index, type in
-            ChartSeries(name: offerTypeName(type), color: ChartPalette.category(index), values: shown.map { row in
-                table.text(row, "offer_type") == type ? Double(table.integer(row, "redemptions")) : nil
-            })
+            ChartSeries(
+                name: offerTypeName(type), color: ChartPalette.category(index),
+                values: shown.map { row in
+                    table.text(row, "offer_type") == type ? Double(table.integer(row, "redemptions")) : nil
+                })
         }
-        series.append(ChartSeries(name: "other types", color: ChartPalette.category(7), values: shown.map { row in
-            types.contains(table.text(row, "offer_type") ?? "") ? nil : Double(table.integer(row, "redemptions"))
-        }))
+        series.append(
+            ChartSeries(
+                name: "other types", color: ChartPalette.category(7),
+                values: shown.map { row in
+                    types.contains(table.text(row, "offer_type") ?? "") ? nil : Double(table.integer(row, "redemptions"))
+                }))
         series = series.filter { $0.values.contains { $0 != nil } }
         let redemptions = table.rows.reduce(0) { $0 + table.integer($1, "redemptions") }
         let converted = table.rows.reduce(0) { $0 + table.integer($1, "converted") }
@@ -212,27 +251,39 @@ extension ReportPage {
         var html = "<div class=\"callout\">"
         html += figure("Offer redemptions", display: ChartNumber.grouped(redemptions), column: "redemptions", value: String(redemptions))
         html += figure("Converted to paid", display: ChartNumber.grouped(converted), column: "converted", value: String(converted))
-        html += figure("Conversion of completed offers", display: ChartNumber.percent(csv: RateFormat.format(converted, completed)), column: "conversion_rate",
+        html += figure(
+            "Conversion of completed offers", display: ChartNumber.percent(csv: RateFormat.format(converted, completed)),
+            column: "conversion_rate",
             value: RateFormat.format(converted, completed) ?? "")
         html += "</div>" + ChartSeries.legend(series)
         html += HorizontalBarChart(
-            categories: shown.map(label), series: series, xTitle: "Redemptions (after each bar: conversion rate of completed offers)", yTitle: "Offer",
+            categories: shown.map(label), series: series, xTitle: "Redemptions (after each bar: conversion rate of completed offers)",
+            yTitle: "Offer",
             notes: shown.map { "conv. " + ChartNumber.percent(csv: table.text($0, "conversion_rate")) }
         ).rendered(label: "Offer redemptions per offer, sorted by redemptions")
-        html += HTMLTable(
-            id: "offers-table",
-            headers: ["Type", "Offer", "Period", "Discount", "Redemptions", "Active in offer", "Completed", "Converted", "Conversion rate", "Refunded"],
-            rows: shown.map { row in
-                [.label(offerTypeName(table.text(row, "offer_type")), column: "offer_type"),
-                 .label(table.text(row, "offer_identifier") ?? "–", column: "offer_identifier"),
-                 .label(table.text(row, "offer_period") ?? "–", column: "offer_period"),
-                 .label(table.text(row, "offer_discount_type") ?? "–", column: "offer_discount_type"),
-                 .count(table.integer(row, "redemptions"), column: "redemptions"), .count(table.integer(row, "active_in_offer"), column: "active_in_offer"),
-                 .count(table.integer(row, "completed"), column: "completed"), .count(table.integer(row, "converted"), column: "converted"),
-                 .rate(table.text(row, "conversion_rate"), column: "conversion_rate"), .count(table.integer(row, "refunded"), column: "refunded")]
-            },
-            footnote: ranked.count > shown.count ? "\(ranked.count - shown.count) more offers in offer_usage.csv.gz." : nil
-        ).rendered
+        html +=
+            HTMLTable(
+                id: "offers-table",
+                headers: [
+                    "Type", "Offer", "Period", "Discount", "Redemptions", "Active in offer", "Completed", "Converted", "Conversion rate",
+                    "Refunded",
+                ],
+                rows: shown.map { row in
+                    [
+                        .label(offerTypeName(table.text(row, "offer_type")), column: "offer_type"),
+                        .label(table.text(row, "offer_identifier") ?? "–", column: "offer_identifier"),
+                        .label(table.text(row, "offer_period") ?? "–", column: "offer_period"),
+                        .label(table.text(row, "offer_discount_type") ?? "–", column: "offer_discount_type"),
+                        .count(table.integer(row, "redemptions"), column: "redemptions"),
+                        .count(table.integer(row, "active_in_offer"), column: "active_in_offer"),
+                        .count(table.integer(row, "completed"), column: "completed"),
+                        .count(table.integer(row, "converted"), column: "converted"),
+                        .rate(table.text(row, "conversion_rate"), column: "conversion_rate"),
+                        .count(table.integer(row, "refunded"), column: "refunded"),
+                    ]
+                },
+                footnote: ranked.count > shown.count ? "\(ranked.count - shown.count) more offers in offer_usage.csv.gz." : nil
+            ).rendered
         return html
     }
 
@@ -261,12 +312,16 @@ extension ReportPage {
                 }
                 return Heatmap.Cell(
                     rate: rate, text: ChartNumber.fixed(rate * 100, 0),
-                    tooltip: "cohort \(cohort), period \(index): \(cell.retained) of \(cell.eligible) retained (\(ChartNumber.percent(rate)))")
+                    tooltip:
+                        "cohort \(cohort), period \(index): \(cell.retained) of \(cell.eligible) retained (\(ChartNumber.percent(rate)))")
             }
         }
-        var html = paragraph("Share of each first-purchase cohort still paying k periods later (retained ÷ eligible, all products summed; cells in %).")
+        var html = paragraph(
+            "Share of each first-purchase cohort still paying k periods later (retained ÷ eligible, all products summed; cells in %).")
         html += Heatmap.legend
-        html += Heatmap(rowLabels: cohorts, columnLabels: columns.map(String.init), cells: grid, xTitle: "Period index k", yTitle: "Cohort month").rendered(
+        html += Heatmap(
+            rowLabels: cohorts, columnLabels: columns.map(String.init), cells: grid, xTitle: "Period index k", yTitle: "Cohort month"
+        ).rendered(
             label: "Retention heatmap, cohort month by period index")
         var notes: [String] = []
         if cells.count > cohorts.count { notes.append("\(cells.count - cohorts.count) earlier cohorts") }
@@ -280,7 +335,8 @@ extension ReportPage {
     static func campaignsSection(_ content: ReportPageContent) -> String {
         guard !content.campaigns.isEmpty else { return paragraph("No campaigns are configured.") }
         let measures: [(name: String, column: String, value: (ReportPageContent.CampaignCounts) -> Int)] = [
-            ("eligible", "eligible", \.eligible), ("treatment", "treatment", \.treatment), ("holdout", "holdout", \.holdout), ("signed offers", "signed", \.signed),
+            ("eligible", "eligible", \.eligible), ("treatment", "treatment", \.treatment), ("holdout", "holdout", \.holdout),
+            ("signed offers", "signed", \.signed),
         ]
         let shown = Array(content.campaigns.prefix(maximumRows))
         let series = measures.enumerated().map { index, measure in
@@ -289,14 +345,17 @@ extension ReportPage {
         var html = ""
         if !content.offersSigned { html += "<p class=\"alert\">Offers were not signed in this run.</p>" }
         html += ChartSeries.legend(series)
-        html += VerticalBarChart(categories: shown.map(\.id), series: series, isStacked: false, xTitle: "Campaign", yTitle: "Accounts", isCount: true)
-            .rendered(label: "Eligible, treatment, holdout and signed offers per campaign")
-        html += HTMLTable(
-            id: "campaigns-table", headers: ["Campaign", "Eligible", "Treatment", "Holdout", "Signed offers"],
-            rows: content.campaigns.map { campaign in
-                [.label(campaign.id, column: "campaignId")] + measures.map { .count($0.value(campaign), column: $0.column) }
-            }
-        ).rendered
+        html += VerticalBarChart(
+            categories: shown.map(\.id), series: series, isStacked: false, xTitle: "Campaign", yTitle: "Accounts", isCount: true
+        )
+        .rendered(label: "Eligible, treatment, holdout and signed offers per campaign")
+        html +=
+            HTMLTable(
+                id: "campaigns-table", headers: ["Campaign", "Eligible", "Treatment", "Holdout", "Signed offers"],
+                rows: content.campaigns.map { campaign in
+                    [.label(campaign.id, column: "campaignId")] + measures.map { .count($0.value(campaign), column: $0.column) }
+                }
+            ).rendered
         return html
     }
 
@@ -305,24 +364,34 @@ extension ReportPage {
     static func qualitySection(_ content: ReportPageContent) -> String {
         let counts = content.counts
         var html = "<div class=\"callout\">"
-        html += figure("Reject rate", display: ChartNumber.percent(csv: RateFormat.format(counts.rejected, counts.read) ?? "0"), column: "rejectRate",
+        html += figure(
+            "Reject rate", display: ChartNumber.percent(csv: RateFormat.format(counts.rejected, counts.read) ?? "0"), column: "rejectRate",
             value: RateFormat.format(counts.rejected, counts.read) ?? "0.000000")
         html += "</div>"
         let figures: [(String, String, Int)] = [
             ("Records read", "read", counts.read), ("Accepted", "accepted", counts.accepted), ("Rejected", "rejected", counts.rejected),
-            ("Duplicates (superseded versions)", "duplicates", counts.duplicates), ("Warnings (unknown Apple values, kept raw)", "warnings", counts.warnings),
-            ("Purchased after as-of", "future", content.future), ("Other product types (not modelled)", "otherProductTypes", content.otherProductTypes),
+            ("Duplicates (superseded versions)", "duplicates", counts.duplicates),
+            ("Warnings (unknown Apple values, kept raw)", "warnings", counts.warnings),
+            ("Purchased after as-of", "future", content.future),
+            ("Other product types (not modelled)", "otherProductTypes", content.otherProductTypes),
         ]
-        html += HTMLTable(id: "records-table", headers: ["Records", "Count"], rows: figures.map { [.label($0.0, column: "measure"), .count($0.2, column: $0.1)] }).rendered
+        html +=
+            HTMLTable(
+                id: "records-table", headers: ["Records", "Count"],
+                rows: figures.map { [.label($0.0, column: "measure"), .count($0.2, column: $0.1)] }
+            ).rendered
         let codes = counts.rejectedByCode.sorted { $0.key.rawValue < $1.key.rawValue }
         guard !codes.isEmpty else { return html + paragraph("No record was rejected.") }
         let series = [ChartSeries(name: "rejected records", color: ChartPalette.category(5), values: codes.map { Double($0.value) })]
-        html += HorizontalBarChart(categories: codes.map(\.key.rawValue), series: series, xTitle: "Rejected records", yTitle: "Reject code").rendered(
-            label: "Rejected records by code")
-        html += HTMLTable(
-            id: "rejects-table", headers: ["Code", "Rejected"], rows: codes.map { [.label($0.key.rawValue, column: "code"), .count($0.value, column: $0.key.rawValue)] },
-            footnote: "Each rejected record, with its file, line, field and original text, is in rejects.ndjson.gz."
-        ).rendered
+        html += HorizontalBarChart(categories: codes.map(\.key.rawValue), series: series, xTitle: "Rejected records", yTitle: "Reject code")
+            .rendered(
+                label: "Rejected records by code")
+        html +=
+            HTMLTable(
+                id: "rejects-table", headers: ["Code", "Rejected"],
+                rows: codes.map { [.label($0.key.rawValue, column: "code"), .count($0.value, column: $0.key.rawValue)] },
+                footnote: "Each rejected record, with its file, line, field and original text, is in rejects.ndjson.gz."
+            ).rendered
         return html
     }
 }

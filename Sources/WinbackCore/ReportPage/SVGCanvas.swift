@@ -28,7 +28,8 @@ struct SVGCanvas {
     mutating func line(x1: Double, y1: Double, x2: Double, y2: Double, stroke: String = "#888", isDashed: Bool = false) {
         let c = Self.coordinate
         elements.append(
-            "<line x1=\"\(c(x1))\" y1=\"\(c(y1))\" x2=\"\(c(x2))\" y2=\"\(c(y2))\" stroke=\"\(stroke)\"\(isDashed ? " stroke-dasharray=\"4 3\"" : "")/>")
+            "<line x1=\"\(c(x1))\" y1=\"\(c(y1))\" x2=\"\(c(x2))\" y2=\"\(c(y2))\" stroke=\"\(stroke)\"\(isDashed ? " stroke-dasharray=\"4 3\"" : "")/>"
+        )
     }
 
     /// Text anchored at (x, y): `anchor` is `start`, `middle` or `end`; `rotation` in degrees around the anchor.
@@ -46,7 +47,8 @@ struct SVGCanvas {
     /// The `<svg>` element, labelled for screen readers with `label`.
     func rendered(label: String) -> String {
         let c = Self.coordinate
-        return "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"\(HTMLText.escape(label))\" viewBox=\"0 0 \(c(width)) \(c(height))\" width=\"\(c(width))\" height=\"\(c(height))\">"
+        return
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"\(HTMLText.escape(label))\" viewBox=\"0 0 \(c(width)) \(c(height))\" width=\"\(c(width))\" height=\"\(c(height))\">"
             + "<title>\(HTMLText.escape(label))</title>" + elements.joined() + "</svg>"
     }
 }

@@ -51,7 +51,8 @@ struct VerticalBarChart {
         let every = max(1, Int((Double(categories.count) / 14).rounded(.up)))
         for (index, category) in categories.enumerated() where index % every == 0 {
             canvas.text(
-                HTMLText.truncate(category, to: max(6, Int(slot * Double(every) / 6.5))), x: left + slot * (Double(index) + 0.5), y: top + plotHeight + 16, anchor: "middle", size: 10)
+                HTMLText.truncate(category, to: max(6, Int(slot * Double(every) / 6.5))), x: left + slot * (Double(index) + 0.5),
+                y: top + plotHeight + 16, anchor: "middle", size: 10)
         }
         canvas.text(xTitle, x: left + plotWidth / 2, y: height - 8, anchor: "middle", size: 12)
         canvas.text(yTitle, x: 14, y: top + plotHeight / 2, anchor: "middle", size: 12, rotation: -90)

@@ -142,7 +142,7 @@ public struct ChurnReport: Sendable {
                 guard covering.isPaid else { continue }
                 let product = index(of: covering.productId)
                 churned[product][period] += 1
-                reasons[product][period * LapseReason.allCases.count + Self.reasonIndex[lapse.reason]!] += 1
+                reasons[product][period * LapseReason.allCases.count + (Self.reasonIndex[lapse.reason] ?? 0)] += 1
             }
         }
 

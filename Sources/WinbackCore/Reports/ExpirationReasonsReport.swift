@@ -11,7 +11,9 @@ public enum ExpirationReasonsReport {
         var counts: [Key: Int] = [:]
         var perProduct: [String: Int] = [:]
         for timeline in timelines where !timeline.isFamilyShared && (timeline.status == .expired || timeline.status == .revoked) {
-            let key = Key(product: timeline.latest.productId, reason: timeline.finalLapse?.reason.rawValue, intent: timeline.renewal?.expirationIntent)
+            let key = Key(
+                product: timeline.latest.productId, reason: timeline.finalLapse?.reason.rawValue, intent: timeline.renewal?.expirationIntent
+            )
             counts[key, default: 0] += 1
             perProduct[key.product, default: 0] += 1
         }
@@ -22,7 +24,9 @@ public enum ExpirationReasonsReport {
         }
         return sorted.map { key in
             let count = counts[key] ?? 0
-            return [key.product, key.reason, key.intent.map(String.init), String(count), RateFormat.format(count, perProduct[key.product] ?? 0)]
+            return [
+                key.product, key.reason, key.intent.map(String.init), String(count), RateFormat.format(count, perProduct[key.product] ?? 0),
+            ]
         }
     }
 }

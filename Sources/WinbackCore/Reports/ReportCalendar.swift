@@ -62,7 +62,8 @@ public struct ReportCalendar: Sendable {
     /// The local day an instant falls in, as days since 1970-01-01 (the proleptic Gregorian day number).
     public func localDayNumber(of instant: Int64) -> Int64 {
         let components = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(instant) / 1000))
-        return InstantFormat.days(year: Int64(components.year ?? 1970), month: Int64(components.month ?? 1), day: Int64(components.day ?? 1))
+        return InstantFormat.days(
+            year: Int64(components.year ?? 1970), month: Int64(components.month ?? 1), day: Int64(components.day ?? 1))
     }
 
     /// The as-of date `D` as days since 1970-01-01.

@@ -18,42 +18,57 @@ public struct ReportSchema: Sendable {
         ("churned_refund", .integer), ("churned_returned", .integer), ("churn_rate", .rate),
     ]
 
-    public static let subscriptions = ReportSchema(name: "subscriptions.csv.gz", columns: [
-        ("original_transaction_id", .string), ("app_account_token", .string), ("app_transaction_id", .string),
-        ("subscription_group_id", .string), ("product_id", .string), ("storefront", .string), ("ownership", .string),
-        ("status", .string), ("first_purchase_date", .instant), ("current_period_start", .instant), ("current_period_end", .instant),
-        ("lapsed_at", .instant), ("lapse_reason", .string), ("auto_renew_status", .integer), ("expiration_intent", .integer),
-        ("price_increase_status", .integer), ("is_in_billing_retry", .boolean), ("grace_period_expires_date", .instant),
-        ("paid_periods", .integer), ("paid_days", .integer), ("consecutive_paid_days", .integer), ("last_offer_type", .integer),
-        ("last_offer_identifier", .string), ("eligible_win_back_offer_ids", .string), ("renewal_product_id", .string),
-    ])
+    public static let subscriptions = ReportSchema(
+        name: "subscriptions.csv.gz",
+        columns: [
+            ("original_transaction_id", .string), ("app_account_token", .string), ("app_transaction_id", .string),
+            ("subscription_group_id", .string), ("product_id", .string), ("storefront", .string), ("ownership", .string),
+            ("status", .string), ("first_purchase_date", .instant), ("current_period_start", .instant), ("current_period_end", .instant),
+            ("lapsed_at", .instant), ("lapse_reason", .string), ("auto_renew_status", .integer), ("expiration_intent", .integer),
+            ("price_increase_status", .integer), ("is_in_billing_retry", .boolean), ("grace_period_expires_date", .instant),
+            ("paid_periods", .integer), ("paid_days", .integer), ("consecutive_paid_days", .integer), ("last_offer_type", .integer),
+            ("last_offer_identifier", .string), ("eligible_win_back_offer_ids", .string), ("renewal_product_id", .string),
+        ])
     public static let churnMonthly = ReportSchema(name: "churn_monthly.csv.gz", columns: [("month", .month)] + churnCounts)
     public static let churnDaily = ReportSchema(name: "churn_daily.csv.gz", columns: [("day", .date)] + churnCounts)
-    public static let expirationReasons = ReportSchema(name: "expiration_reasons.csv.gz", columns: [
-        ("product_id", .string), ("lapse_reason", .string), ("expiration_intent", .integer), ("subscriptions", .integer), ("share", .rate),
-    ])
-    public static let offerUsage = ReportSchema(name: "offer_usage.csv.gz", columns: [
-        ("offer_type", .integer), ("offer_identifier", .string), ("offer_discount_type", .string), ("offer_period", .string),
-        ("redemptions", .integer), ("active_in_offer", .integer), ("completed", .integer), ("converted", .integer),
-        ("conversion_rate", .rate), ("refunded", .integer),
-    ])
-    public static let retentionCohorts = ReportSchema(name: "retention_cohorts.csv.gz", columns: [
-        ("cohort_month", .month), ("product_id", .string), ("period_index", .integer), ("cohort_size", .integer),
-        ("eligible", .integer), ("retained", .integer), ("retention_rate", .rate),
-    ])
-    public static let eligibleAccounts = ReportSchema(name: "eligible_accounts.csv.gz", columns: [
-        ("campaign_id", .string), ("account_key", .string), ("original_transaction_id", .string), ("variant", .string),
-        ("audience", .string), ("product_id", .string), ("offer_identifier", .string), ("paid_days", .integer),
-        ("days_since_lapse", .integer), ("days_to_expiry", .integer), ("lapse_reason", .string),
-    ])
-    public static let rejects = ReportSchema(name: "rejects.ndjson.gz", columns: [
-        ("source", .string), ("line", .integer), ("path", .string), ("code", .string), ("message", .string), ("record", .string),
-    ])
-    public static let offers = ReportSchema(name: "offers.ndjson.gz", columns: [
-        ("campaignId", .string), ("accountKey", .string), ("appAccountToken", .string), ("originalTransactionId", .string),
-        ("transactionId", .string), ("productId", .string), ("offerIdentifier", .string), ("keyId", .string), ("nonce", .string),
-        ("timestamp", .integer), ("signatureV1", .string), ("jwsV2", .string), ("jwsIntroEligibility", .string),
-        ("issuedAt", .instant), ("expiresAt", .instant),
-    ])
+    public static let expirationReasons = ReportSchema(
+        name: "expiration_reasons.csv.gz",
+        columns: [
+            ("product_id", .string), ("lapse_reason", .string), ("expiration_intent", .integer), ("subscriptions", .integer),
+            ("share", .rate),
+        ])
+    public static let offerUsage = ReportSchema(
+        name: "offer_usage.csv.gz",
+        columns: [
+            ("offer_type", .integer), ("offer_identifier", .string), ("offer_discount_type", .string), ("offer_period", .string),
+            ("redemptions", .integer), ("active_in_offer", .integer), ("completed", .integer), ("converted", .integer),
+            ("conversion_rate", .rate), ("refunded", .integer),
+        ])
+    public static let retentionCohorts = ReportSchema(
+        name: "retention_cohorts.csv.gz",
+        columns: [
+            ("cohort_month", .month), ("product_id", .string), ("period_index", .integer), ("cohort_size", .integer),
+            ("eligible", .integer), ("retained", .integer), ("retention_rate", .rate),
+        ])
+    public static let eligibleAccounts = ReportSchema(
+        name: "eligible_accounts.csv.gz",
+        columns: [
+            ("campaign_id", .string), ("account_key", .string), ("original_transaction_id", .string), ("variant", .string),
+            ("audience", .string), ("product_id", .string), ("offer_identifier", .string), ("paid_days", .integer),
+            ("days_since_lapse", .integer), ("days_to_expiry", .integer), ("lapse_reason", .string),
+        ])
+    public static let rejects = ReportSchema(
+        name: "rejects.ndjson.gz",
+        columns: [
+            ("source", .string), ("line", .integer), ("path", .string), ("code", .string), ("message", .string), ("record", .string),
+        ])
+    public static let offers = ReportSchema(
+        name: "offers.ndjson.gz",
+        columns: [
+            ("campaignId", .string), ("accountKey", .string), ("appAccountToken", .string), ("originalTransactionId", .string),
+            ("transactionId", .string), ("productId", .string), ("offerIdentifier", .string), ("keyId", .string), ("nonce", .string),
+            ("timestamp", .integer), ("signatureV1", .string), ("jwsV2", .string), ("jwsIntroEligibility", .string),
+            ("issuedAt", .instant), ("expiresAt", .instant),
+        ])
     public static let summary = ReportSchema(name: "summary.json.gz", columns: [])
 }

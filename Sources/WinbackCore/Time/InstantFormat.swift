@@ -68,7 +68,8 @@ public enum InstantFormat {
         let days = floorDivide(milliseconds, day)
         let msOfDay = milliseconds - days * day
         let (year, month, dayOfMonth) = civil(fromDays: days)
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(dayOfMonth, 2))T\(pad(msOfDay / 3_600_000, 2)):\(pad(msOfDay / 60_000 % 60, 2)):\(pad(msOfDay / 1000 % 60, 2)).\(pad(msOfDay % 1000, 3))Z"
+        return
+            "\(pad(year, 4))-\(pad(month, 2))-\(pad(dayOfMonth, 2))T\(pad(msOfDay / 3_600_000, 2)):\(pad(msOfDay / 60_000 % 60, 2)):\(pad(msOfDay / 1000 % 60, 2)).\(pad(msOfDay % 1000, 3))Z"
     }
 
     /// `YYYY-MM-DD` of a day number (days since 1970-01-01).

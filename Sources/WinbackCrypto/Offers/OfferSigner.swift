@@ -25,8 +25,11 @@ public struct OfferSigner: Sendable {
     }
 
     /// The V1 signature: ECDSA P-256 / SHA-256 over the UTF-8 message, DER, standard padded base64.
-    public func signV1(productId: String, offerIdentifier: String, appAccountToken: String?, nonce: String, timestamp: Int64) throws -> String {
-        let message = v1Message(productId: productId, offerIdentifier: offerIdentifier, appAccountToken: appAccountToken, nonce: nonce, timestamp: timestamp)
+    public func signV1(productId: String, offerIdentifier: String, appAccountToken: String?, nonce: String, timestamp: Int64) throws
+        -> String
+    {
+        let message = v1Message(
+            productId: productId, offerIdentifier: offerIdentifier, appAccountToken: appAccountToken, nonce: nonce, timestamp: timestamp)
         let signature = try key.privateKey.signature(for: Array(message.utf8))
         return Base64.encodeStandard(signature.derRepresentation)
     }
@@ -43,7 +46,9 @@ public struct OfferSigner: Sendable {
     }
 
     /// The V2 promotional-offer JWS (`aud: "promotional-offer"`): integer `iat`, lower-case nonce, no `exp`.
-    public func signV2(productId: String, offerIdentifier: String, transactionId: String?, nonce: String, issuedAtSeconds: Int64) throws -> String {
+    public func signV2(productId: String, offerIdentifier: String, transactionId: String?, nonce: String, issuedAtSeconds: Int64) throws
+        -> String
+    {
         var claims = baseClaims(audience: "promotional-offer", nonce: nonce, issuedAtSeconds: issuedAtSeconds)
         claims.add("productId", productId)
         claims.add("offerIdentifier", offerIdentifier)

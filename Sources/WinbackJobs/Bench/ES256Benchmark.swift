@@ -13,9 +13,10 @@ public enum ES256Benchmark {
         var valid = 0
         for _ in 0..<count where key.publicKey.isValidSignature(signature, for: input) { valid += 1 }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        return JSONText.render(JSONText.object([
-            ("benchmark", .string("es256-verify")), ("verifications", .integer(Int64(valid))),
-            ("seconds", .double((seconds * 100).rounded() / 100)), ("verificationsPerSecond", .integer(Int64(Double(valid) / seconds))),
-        ]))
+        return JSONText.render(
+            JSONText.object([
+                ("benchmark", .string("es256-verify")), ("verifications", .integer(Int64(valid))),
+                ("seconds", .double((seconds * 100).rounded() / 100)), ("verificationsPerSecond", .integer(Int64(Double(valid) / seconds))),
+            ]))
     }
 }

@@ -16,7 +16,8 @@ public enum GzipBenchmark {
             let id = 2_000_000_900_000_000 + random.next() % 10_000_000
             let start = 1_700_000_000_000 + Int64(random.next() % 60_000_000_000)
             let token = "00000000-0000-4000-8000-" + String(random.next() % 1_000_000_000_000, radix: 16)
-            let row = "\(id),\(token),\(id + 7),21440001,\(products[Int(random.next() % 3)]),USA,PURCHASED,\(statuses[Int(random.next() % 4)]),"
+            let row =
+                "\(id),\(token),\(id + 7),21440001,\(products[Int(random.next() % 3)]),USA,PURCHASED,\(statuses[Int(random.next() % 4)]),"
                 + "\(InstantFormat.iso8601(milliseconds: start)),\(InstantFormat.iso8601(milliseconds: start + 2_592_000_000)),,,1,,0,false,,"
                 + "\(random.next() % 40),\(random.next() % 1200),\(random.next() % 400),,,,com.example.winback.monthly\n"
             text.append(contentsOf: row.utf8)

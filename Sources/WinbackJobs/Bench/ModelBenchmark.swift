@@ -42,7 +42,10 @@ public enum ModelBenchmark {
         var simulator = SubscriptionSimulator(
             seed: seed, bundleId: SampleDataGenerator.bundleId, environment: SampleDataGenerator.environment,
             appAppleId: SampleDataGenerator.appAppleId, anchor: SampleDataGenerator.anchor)
-        let decoder = PayloadDecoder(app: AppIdentity(bundleId: SampleDataGenerator.bundleId, appAppleId: SampleDataGenerator.appAppleId, environment: SampleDataGenerator.environment))
+        let decoder = PayloadDecoder(
+            app: AppIdentity(
+                bundleId: SampleDataGenerator.bundleId, appAppleId: SampleDataGenerator.appAppleId,
+                environment: SampleDataGenerator.environment))
         let before = ResidentMemory.bytes
         var store = Deduplicator()
         var count = 0
@@ -67,7 +70,8 @@ public enum ModelBenchmark {
         }
         var model: SubscriptionModel?
         let modelSeconds = seconds {
-            model = SubscriptionModel(subscriptions: store.takeSubscriptions(), renewals: store.renewalInfos, asOf: calendar.asOf, gracePeriodDays: 16)
+            model = SubscriptionModel(
+                subscriptions: store.takeSubscriptions(), renewals: store.renewalInfos, asOf: calendar.asOf, gracePeriodDays: 16)
         }
         guard let model else { throw JobError.internalError("model") }
         // What the timelines add beyond the store they were built from (which they replace).
@@ -81,9 +85,15 @@ public enum ModelBenchmark {
         let aggregateSeconds = Double(DispatchTime.now().uptimeNanoseconds - aggregateStart) / 1e9
         writerSeconds.append(("aggregates", .double((aggregateSeconds * 1000).rounded() / 1000)))
         let tables: [(ReportSchema, (ReportFileWriter) throws -> Void)] = [
-            (.subscriptions, { writer in for timeline in model.timelines { try writer.write { SubscriptionsReport.append(timeline, to: &$0) } } }),
+            (
+                .subscriptions,
+                { writer in for timeline in model.timelines { try writer.write { SubscriptionsReport.append(timeline, to: &$0) } } }
+            ),
             (.churnMonthly, { writer in for row in reports.churnMonthlyRows { try writer.write(row: row) } }),
-            (.churnDaily, { writer in for row in reports.churnDaily.rows(productGroups: model.productGroups) { try writer.write(row: row) } }),
+            (
+                .churnDaily,
+                { writer in for row in reports.churnDaily.rows(productGroups: model.productGroups) { try writer.write(row: row) } }
+            ),
             (.expirationReasons, { writer in for row in reports.expirationReasons { try writer.write(row: row) } }),
             (.offerUsage, { writer in for row in reports.offerUsage { try writer.write(row: row) } }),
             (.retentionCohorts, { writer in for row in reports.retentionCohorts { try writer.write(row: row) } }),
@@ -104,19 +114,24 @@ public enum ModelBenchmark {
         let selector = CampaignSelector(holdoutBucket: HoldoutHash.bucket)
         var selected = 0
         let selectionSeconds = seconds {
-            for campaign in benchmarkCampaigns { selected += selector.select(campaign, timelines: model.timelines, asOf: calendar.asOf, coolingDown: []).count }
+            for campaign in benchmarkCampaigns {
+                selected += selector.select(campaign, timelines: model.timelines, asOf: calendar.asOf, coolingDown: []).count
+            }
         }
         let perTransaction = Double(storeBytes) / Double(max(count, 1))
-        let line = JSONText.render(JSONText.object([
-            ("benchmark", .string("model")), ("transactions", .integer(Int64(count))), ("subscriptions", .integer(Int64(model.timelines.count))),
-            ("storeBytesPerTransaction", .integer(Int64(perTransaction.rounded()))),
-            ("timelineBytesPerSubscription", .integer(Int64(modelBytes / max(model.timelines.count, 1)))),
-            ("modelSeconds", .double((modelSeconds * 1000).rounded() / 1000)), ("reportSeconds", .double((reportSeconds * 1000).rounded() / 1000)),
-            ("reportSecondsByFile", JSONText.object(writerSeconds)),
-            ("reportRows", .integer(Int64(rows))),
-            ("selectionSeconds", .double((selectionSeconds * 1000).rounded() / 1000)), ("selectedAccounts", .integer(Int64(selected))),
-            ("peakResidentBytes", .integer(Int64(ResidentMemory.bytes))),
-        ]))
+        let line = JSONText.render(
+            JSONText.object([
+                ("benchmark", .string("model")), ("transactions", .integer(Int64(count))),
+                ("subscriptions", .integer(Int64(model.timelines.count))),
+                ("storeBytesPerTransaction", .integer(Int64(perTransaction.rounded()))),
+                ("timelineBytesPerSubscription", .integer(Int64(modelBytes / max(model.timelines.count, 1)))),
+                ("modelSeconds", .double((modelSeconds * 1000).rounded() / 1000)),
+                ("reportSeconds", .double((reportSeconds * 1000).rounded() / 1000)),
+                ("reportSecondsByFile", JSONText.object(writerSeconds)),
+                ("reportRows", .integer(Int64(rows))),
+                ("selectionSeconds", .double((selectionSeconds * 1000).rounded() / 1000)), ("selectedAccounts", .integer(Int64(selected))),
+                ("peakResidentBytes", .integer(Int64(ResidentMemory.bytes))),
+            ]))
         return Result(
             transactions: count, subscriptions: model.timelines.count, storeBytesPerTransaction: perTransaction, modelSeconds: modelSeconds,
             reportSeconds: reportSeconds, summaryLine: line)

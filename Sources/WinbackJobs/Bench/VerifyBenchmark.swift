@@ -32,7 +32,8 @@ public enum VerifyBenchmark {
             chains: ChainValidator(roots: [pki.root.certificate]),
             decoder: PayloadDecoder(
                 app: AppIdentity(
-                    bundleId: SampleDataGenerator.bundleId, appAppleId: SampleDataGenerator.appAppleId, environment: SampleDataGenerator.environment)))
+                    bundleId: SampleDataGenerator.bundleId, appAppleId: SampleDataGenerator.appAppleId,
+                    environment: SampleDataGenerator.environment)))
         _ = try? await verifier.verify(records[0], as: .transaction)  // the one chain validation, outside the timing
         let compactor = PayloadCompactor()
         let texts = records.map { RecordText(bytes: Array($0.utf8)) }
@@ -49,7 +50,8 @@ public enum VerifyBenchmark {
                     group.addTask {
                         var accepted = 0
                         let lane = HeaderLane()
-                        let fast = useFast ? FastPayloadDecoder(app: verifier.decoder.app, compactor: compactor, lane: CompactorLane()) : nil
+                        let fast =
+                            useFast ? FastPayloadDecoder(app: verifier.decoder.app, compactor: compactor, lane: CompactorLane()) : nil
                         for record in slice {
                             switch try? await verifier.verify(record, as: .transaction, keeping: fast, lane: lane) {
                             case .kept(let kept)?: if kept != .ignored { accepted += 1 }
@@ -81,20 +83,21 @@ public enum VerifyBenchmark {
         let signatureCPUAllCores = try signatures.cpuSecondsOnAllCores(key: pki.leaf.key.publicKey, workers: cores)
         func microseconds(_ seconds: Double) -> JSONValue { .double((seconds / Double(records.count) * 1e7).rounded() / 10) }
         let bytes = records.reduce(0) { $0 + $1.utf8.count }
-        return JSONText.render(JSONText.object([
-            ("benchmark", .string("verify")), ("records", .integer(Int64(records.count))),
-            ("averageRecordBytes", .integer(Int64(bytes / records.count))),
-            ("recordsPerSecondOneCore", .integer(Int64(Double(records.count) / one.seconds))),
-            ("microsecondsPerRecordOneCore", microseconds(one.seconds)),
-            ("signatureMicrosecondsPerRecord", microseconds(signatureSeconds)),
-            ("beyondSignatureMicrosecondsPerRecord", microseconds(one.seconds - signatureSeconds)),
-            ("signatureCPUMicrosecondsPerRecordAllCores", microseconds(signatureCPUAllCores)),
-            // The same check as the verifier's sampling clock saw it inside the one-core run (SignatureClock).
-            ("sampledSignatureMicrosecondsPerRecordOneCore", microseconds(one.clock.estimatedSeconds)),
-            ("generalDecoderMicrosecondsPerRecordOneCore", microseconds(general.seconds)),
-            ("cores", .integer(Int64(cores))), ("recordsPerSecondAllCores", .integer(Int64(Double(records.count) / all.seconds))),
-            ("chainValidations", .integer(Int64(verifier.chains.validations))),
-        ]))
+        return JSONText.render(
+            JSONText.object([
+                ("benchmark", .string("verify")), ("records", .integer(Int64(records.count))),
+                ("averageRecordBytes", .integer(Int64(bytes / records.count))),
+                ("recordsPerSecondOneCore", .integer(Int64(Double(records.count) / one.seconds))),
+                ("microsecondsPerRecordOneCore", microseconds(one.seconds)),
+                ("signatureMicrosecondsPerRecord", microseconds(signatureSeconds)),
+                ("beyondSignatureMicrosecondsPerRecord", microseconds(one.seconds - signatureSeconds)),
+                ("signatureCPUMicrosecondsPerRecordAllCores", microseconds(signatureCPUAllCores)),
+                // The same check as the verifier's sampling clock saw it inside the one-core run (SignatureClock).
+                ("sampledSignatureMicrosecondsPerRecordOneCore", microseconds(one.clock.estimatedSeconds)),
+                ("generalDecoderMicrosecondsPerRecordOneCore", microseconds(general.seconds)),
+                ("cores", .integer(Int64(cores))), ("recordsPerSecondAllCores", .integer(Int64(Double(records.count) / all.seconds))),
+                ("chainValidations", .integer(Int64(verifier.chains.validations))),
+            ]))
     }
 
     /// The signature checks alone, done as the verifier does them: SHA-256 of each record's signing input,
@@ -112,12 +115,14 @@ public enum VerifyBenchmark {
                     let signature = try? P256.Signing.ECDSASignature(rawRepresentation: raw)
                 else { throw JobError.internalError("verify benchmark: a record without a signature") }
                 let header = Array(utf8[...headerEnd])
-                let prefix = prefixes[header] ?? {
-                    var hasher = SHA256()
-                    hasher.update(data: header)
-                    prefixes[header] = hasher
-                    return hasher
-                }()
+                let prefix =
+                    prefixes[header]
+                    ?? {
+                        var hasher = SHA256()
+                        hasher.update(data: header)
+                        prefixes[header] = hasher
+                        return hasher
+                    }()
                 return (prefix: prefix, payload: Array(utf8[(headerEnd + 1)..<dot]), signature: signature)
             }
         }
@@ -143,12 +148,16 @@ public enum VerifyBenchmark {
                 valid.withLock { $0 += count }
             }
             let seconds = PhaseProgress.processCPUSeconds() - start
-            guard valid.withLock({ $0 }) == inputs.count else { throw JobError.internalError("verify benchmark: signatures failed on all cores") }
+            guard valid.withLock({ $0 }) == inputs.count else {
+                throw JobError.internalError("verify benchmark: signatures failed on all cores")
+            }
             return seconds
         }
 
         /// The number of valid signatures in `slice`.
-        private static func check(_ slice: ArraySlice<(prefix: SHA256, payload: [UInt8], signature: P256.Signing.ECDSASignature)>, key: P256.Signing.PublicKey) -> Int {
+        private static func check(
+            _ slice: ArraySlice<(prefix: SHA256, payload: [UInt8], signature: P256.Signing.ECDSASignature)>, key: P256.Signing.PublicKey
+        ) -> Int {
             var valid = 0
             for (prefix, payload, signature) in slice {
                 var hasher = prefix

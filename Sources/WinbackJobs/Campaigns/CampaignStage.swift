@@ -30,14 +30,17 @@ struct CampaignStage {
             let stored = try ledger?.selections(campaign: campaign.id, asOf: asOf) ?? []
             var coolingDown: Set<String> = []
             if stored.isEmpty, campaign.cooldownDays > 0, let ledger {
-                coolingDown = try ledger.accounts(campaign: campaign.id, from: InstantFormat.date(days: dayNumber - campaign.cooldownDays), until: asOf)
+                coolingDown = try ledger.accounts(
+                    campaign: campaign.id, from: InstantFormat.date(days: dayNumber - campaign.cooldownDays), until: asOf)
             }
             return CampaignPlan(campaign: campaign, stored: stored, coolingDown: coolingDown)
         }
     }
 
     /// Selects and signs every planned campaign, handing each chunk to `emit` in campaign then account-key order.
-    func run(_ plans: [CampaignPlan], model: SubscriptionModel, calendar: ReportCalendar, emit: (CampaignChunk) throws -> Void) throws -> [Counts] {
+    func run(_ plans: [CampaignPlan], model: SubscriptionModel, calendar: ReportCalendar, emit: (CampaignChunk) throws -> Void) throws
+        -> [Counts]
+    {
         let selector = CampaignSelector(holdoutBucket: HoldoutHash.bucket)
         var perCampaign: [Counts] = []
         for plan in plans {
@@ -58,7 +61,8 @@ struct CampaignStage {
                 counts.eligible = accounts.count
                 for start in stride(from: 0, to: accounts.count, by: chunkSize) {
                     let chunk = try sign(
-                        accounts[start..<min(accounts.count, start + chunkSize)], campaign: campaign, asOf: calendar.asOfLabel, counts: &counts)
+                        accounts[start..<min(accounts.count, start + chunkSize)], campaign: campaign, asOf: calendar.asOfLabel,
+                        counts: &counts)
                     try emit(chunk)
                 }
             }
@@ -69,7 +73,9 @@ struct CampaignStage {
 
     /// The rows, offers and selections of `accounts` (a chunk of one campaign's selection, in order), each
     /// account read in place.
-    private func sign(_ accounts: ArraySlice<EligibleAccount>, campaign: Campaign, asOf: String, counts: inout Counts) throws -> CampaignChunk {
+    private func sign(_ accounts: ArraySlice<EligibleAccount>, campaign: Campaign, asOf: String, counts: inout Counts) throws
+        -> CampaignChunk
+    {
         var chunk = CampaignChunk()
         let signed: [OfferBatch.SignedOffer?] =
             if isSigning, campaign.audience.isSigned, let signer {

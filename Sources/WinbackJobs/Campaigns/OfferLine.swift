@@ -10,15 +10,23 @@ enum OfferLine {
         let kinds = campaign.signatures
         let offer = account.offerIdentifier ?? ""
         let issuedAtSeconds = InstantFormat.floorDivide(timestampMilliseconds, 1000)
-        let v1 = kinds.contains(.v1)
-            ? try signer.signV1(productId: account.productId, offerIdentifier: offer, appAccountToken: account.appAccountToken, nonce: nonce, timestamp: timestampMilliseconds)
+        let v1 =
+            kinds.contains(.v1)
+            ? try signer.signV1(
+                productId: account.productId, offerIdentifier: offer, appAccountToken: account.appAccountToken, nonce: nonce,
+                timestamp: timestampMilliseconds)
             : nil
-        let v2 = kinds.contains(.v2)
-            ? try signer.signV2(productId: account.productId, offerIdentifier: offer, transactionId: account.transactionId, nonce: nonce, issuedAtSeconds: issuedAtSeconds)
+        let v2 =
+            kinds.contains(.v2)
+            ? try signer.signV2(
+                productId: account.productId, offerIdentifier: offer, transactionId: account.transactionId, nonce: nonce,
+                issuedAtSeconds: issuedAtSeconds)
             : nil
-        let intro = kinds.contains(.intro)
+        let intro =
+            kinds.contains(.intro)
             ? try signer.signIntroductoryEligibility(
-                productId: account.productId, allowIntroductoryOffer: campaign.allowIntroductoryOffer ?? false, transactionId: account.transactionId,
+                productId: account.productId, allowIntroductoryOffer: campaign.allowIntroductoryOffer ?? false,
+                transactionId: account.transactionId,
                 nonce: nonce, issuedAtSeconds: issuedAtSeconds)
             : nil
         var line = JSONObjectBytes(capacity: 1536)

@@ -24,17 +24,21 @@ public enum SignJob {
             throw JobError.config(file: loaded.path, error)
         }
         guard let campaign = campaigns.first(where: { $0.id == campaignId }) else {
-            throw JobError.usage("--campaign: expected one of \(campaigns.map { "'\($0.id)'" }.joined(separator: ", ")), found '\(campaignId)'")
+            throw JobError.usage(
+                "--campaign: expected one of \(campaigns.map { "'\($0.id)'" }.joined(separator: ", ")), found '\(campaignId)'")
         }
         guard campaign.audience.isSigned else {
             throw JobError.usage("--campaign: '\(campaignId)' is a \(campaign.audience.rawValue) campaign, which is never signed")
         }
         let calendar = try RunJob.calendar(config: loaded.config, asOf: asOf, now: now())
-        let signer = OfferSigner(key: try SigningKeyLoader.load(loaded, environment: environment, warn: warn), bundleId: loaded.config.app.bundleId)
+        let signer = OfferSigner(
+            key: try SigningKeyLoader.load(loaded, environment: environment, warn: warn), bundleId: loaded.config.app.bundleId)
         let ledger = try OfferLedger(path: loaded.resolve(loaded.config.ledger))
         let stored = try ledger.selections(campaign: campaign.id, asOf: calendar.asOfLabel)
         guard !stored.isEmpty else {
-            throw JobError.usage("no selections stored for campaign '\(campaign.id)' on \(calendar.asOfLabel); run `winback run --as-of \(calendar.asOfLabel)` first")
+            throw JobError.usage(
+                "no selections stored for campaign '\(campaign.id)' on \(calendar.asOfLabel); run `winback run --as-of \(calendar.asOfLabel)` first"
+            )
         }
         var updated: [StoredSelection] = []
         var lines: [String] = []

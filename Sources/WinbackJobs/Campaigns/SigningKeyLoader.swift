@@ -10,7 +10,11 @@ import WinbackIO
 enum SigningKeyLoader {
     static func load(_ loaded: LoadedConfig, environment: [String: String], warn: (String) -> Void) throws(JobError) -> InAppPurchaseKey {
         guard let settings = loaded.config.signing else {
-            throw .config(file: loaded.path, ConfigError(key: "signing", message: "expected keyId, issuerId and privateKeyFile (required when a campaign signs offers), found none"))
+            throw .config(
+                file: loaded.path,
+                ConfigError(
+                    key: "signing",
+                    message: "expected keyId, issuerId and privateKeyFile (required when a campaign signs offers), found none"))
         }
         let path: String
         if let override = environment["WINBACK_SIGNING_KEY_FILE"], !override.isEmpty {
@@ -23,7 +27,9 @@ enum SigningKeyLoader {
                 ConfigError(key: "signing.privateKeyFile", message: "expected a .p8 path (or WINBACK_SIGNING_KEY_FILE), found none"))
         }
         let bytes = try FileSystem.readAll(path)
-        if let attributes = try? FileManager.default.attributesOfItem(atPath: path), let mode = attributes[.posixPermissions] as? Int, mode & 0o077 != 0 {
+        if let attributes = try? FileManager.default.attributesOfItem(atPath: path), let mode = attributes[.posixPermissions] as? Int,
+            mode & 0o077 != 0
+        {
             warn("warning: signing key \(path) is readable by group or others (mode \(String(mode, radix: 8))); chmod 600 it")
         }
         do {

@@ -87,7 +87,8 @@ public struct IngestPipeline: Sendable {
                         progress?.setBytes(done: bytesBefore + digesting.byteCount, total: totalBytes)
                     }
                     if let damage = reader.damage as? StreamDamage {
-                        try await submit(.records([Self.damageRecord(damage, file: file, line: reader.lineNumber + 1, tail: reader.damagedTail)]))
+                        try await submit(
+                            .records([Self.damageRecord(damage, file: file, line: reader.lineNumber + 1, tail: reader.damagedTail)]))
                     }
                 case .document:
                     let bytes: [UInt8]

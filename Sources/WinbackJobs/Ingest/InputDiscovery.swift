@@ -17,7 +17,8 @@ public enum InputDiscovery {
                         file: loaded.path,
                         ConfigError(
                             key: "inputs[\(index)]",
-                            message: "'\(pattern)' matches '\(match.relativePath)', expected a .ndjson, .jsonl or .json file (optionally .gz)"))
+                            message:
+                                "'\(pattern)' matches '\(match.relativePath)', expected a .ndjson, .jsonl or .json file (optionally .gz)"))
                 }
                 byPath[match.relativePath] = InputFile(relativePath: match.relativePath, absolutePath: match.absolutePath, format: format)
             }

@@ -70,8 +70,10 @@ public struct RecordProcessor: Sendable {
                 guard let nested else { continue }
                 var location = raw.location
                 location.path = "data.\(key)"
-                let text = RecordText(nested)
-                await process(RawRecord(location: location, content: .signed(text, nestedKind), text: text), into: &outcomes, lane: lane)
+                // A rejected nested record keeps the notification's original text (the whole NDJSON line, or the
+                // value's text in a document), so the reject replays as it was read (SPEC §4).
+                let nestedRecord = RawRecord(location: location, content: .signed(RecordText(nested), nestedKind), text: raw.text)
+                await process(nestedRecord, into: &outcomes, lane: lane)
             }
         }
     }

@@ -34,30 +34,31 @@ public final class OfferLedger {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE runs (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    as_of TEXT NOT NULL,
-                    started_at TEXT NOT NULL,
-                    finished_at TEXT,
-                    outcome TEXT,
-                    counts TEXT
-                );
-                CREATE TABLE selections (
-                    campaign_id TEXT NOT NULL,
-                    account_key TEXT NOT NULL,
-                    as_of TEXT NOT NULL,
-                    original_transaction_id TEXT NOT NULL,
-                    variant TEXT NOT NULL,
-                    nonce TEXT,
-                    timestamp_ms INTEGER,
-                    row TEXT NOT NULL,
-                    payload TEXT,
-                    run_id INTEGER REFERENCES runs(id),
-                    PRIMARY KEY (campaign_id, account_key, as_of)
-                );
-                CREATE INDEX selections_by_day ON selections(campaign_id, as_of);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE runs (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        as_of TEXT NOT NULL,
+                        started_at TEXT NOT NULL,
+                        finished_at TEXT,
+                        outcome TEXT,
+                        counts TEXT
+                    );
+                    CREATE TABLE selections (
+                        campaign_id TEXT NOT NULL,
+                        account_key TEXT NOT NULL,
+                        as_of TEXT NOT NULL,
+                        original_transaction_id TEXT NOT NULL,
+                        variant TEXT NOT NULL,
+                        nonce TEXT,
+                        timestamp_ms INTEGER,
+                        row TEXT NOT NULL,
+                        payload TEXT,
+                        run_id INTEGER REFERENCES runs(id),
+                        PRIMARY KEY (campaign_id, account_key, as_of)
+                    );
+                    CREATE INDEX selections_by_day ON selections(campaign_id, as_of);
+                    """)
         }
         return migrator
     }
@@ -84,7 +85,9 @@ public final class OfferLedger {
     public func finishRun(_ id: Int64, finishedAt: String, outcome: String, counts: String) throws(JobError) {
         try wrap {
             try queue.write { db in
-                try db.execute(sql: "UPDATE runs SET finished_at = ?, outcome = ?, counts = ? WHERE id = ?", arguments: [finishedAt, outcome, counts, id])
+                try db.execute(
+                    sql: "UPDATE runs SET finished_at = ?, outcome = ?, counts = ? WHERE id = ?",
+                    arguments: [finishedAt, outcome, counts, id])
             }
         }
     }
@@ -94,7 +97,8 @@ public final class OfferLedger {
         try wrap {
             try queue.read { db in
                 try Row.fetchAll(
-                    db, sql: "SELECT * FROM selections WHERE campaign_id = ? AND as_of = ? ORDER BY account_key", arguments: [campaign, asOf]
+                    db, sql: "SELECT * FROM selections WHERE campaign_id = ? AND as_of = ? ORDER BY account_key",
+                    arguments: [campaign, asOf]
                 ).map { row in
                     StoredSelection(
                         campaignId: row["campaign_id"], accountKey: row["account_key"], asOf: row["as_of"],
@@ -109,9 +113,10 @@ public final class OfferLedger {
     public func accounts(campaign: String, from: String, until: String) throws(JobError) -> Set<String> {
         try wrap {
             try queue.read { db in
-                Set(try String.fetchAll(
-                    db, sql: "SELECT DISTINCT account_key FROM selections WHERE campaign_id = ? AND as_of >= ? AND as_of < ?",
-                    arguments: [campaign, from, until]))
+                Set(
+                    try String.fetchAll(
+                        db, sql: "SELECT DISTINCT account_key FROM selections WHERE campaign_id = ? AND as_of >= ? AND as_of < ?",
+                        arguments: [campaign, from, until]))
             }
         }
     }
@@ -149,8 +154,12 @@ public final class OfferLedger {
             try queue.write { db in
                 for selection in selections {
                     try db.execute(
-                        sql: "UPDATE selections SET nonce = ?, timestamp_ms = ?, payload = ? WHERE campaign_id = ? AND account_key = ? AND as_of = ?",
-                        arguments: [selection.nonce, selection.timestampMilliseconds, selection.payload, selection.campaignId, selection.accountKey, selection.asOf])
+                        sql:
+                            "UPDATE selections SET nonce = ?, timestamp_ms = ?, payload = ? WHERE campaign_id = ? AND account_key = ? AND as_of = ?",
+                        arguments: [
+                            selection.nonce, selection.timestampMilliseconds, selection.payload, selection.campaignId, selection.accountKey,
+                            selection.asOf,
+                        ])
                 }
             }
         }

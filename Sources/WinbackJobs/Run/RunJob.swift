@@ -36,7 +36,8 @@ public enum RunJob {
         let warn: (String) -> Void = { message in
             if !options.isQuiet { FileHandle.standardError.write(Data((message + "\n").utf8)) }
         }
-        let signer = try campaigns.contains(where: { $0.audience.isSigned })
+        let signer =
+            try campaigns.contains(where: { $0.audience.isSigned })
             ? OfferSigner(key: SigningKeyLoader.load(loaded, environment: options.environment, warn: warn), bundleId: config.app.bundleId)
             : nil
         let ledgerPath = options.ledgerOverride.map { FileSystem.resolve($0, against: cwd) } ?? loaded.resolve(config.ledger)
@@ -50,7 +51,8 @@ public enum RunJob {
         guard FileManager.default.isWritableFile(atPath: output) else {
             throw JobError.io(IOError(path: output, reason: "output directory is not writable"))
         }
-        let lock = try RunLock(outputDirectory: output, startedAt: InstantFormat.iso8601(milliseconds: Int64(options.now().timeIntervalSince1970 * 1000)))
+        let lock = try RunLock(
+            outputDirectory: output, startedAt: InstantFormat.iso8601(milliseconds: Int64(options.now().timeIntervalSince1970 * 1000)))
         defer { withExtendedLifetime(lock) {} }
         let publisher = Publisher(outputDirectory: output, asOf: calendar.asOfLabel)
         publisher.removeLeftovers()
@@ -70,7 +72,8 @@ public enum RunJob {
         var outputs = [try rejects.finish()]
         let counts = ingest.counts
         let isOverThreshold = counts.rejectRate > config.report.maxRejectRate
-        let freshness = DataFreshness(newestSignedDate: counts.newestSignedDate, calendar: calendar, maxLagDays: config.report.maxDataLagDays)
+        let freshness = DataFreshness(
+            newestSignedDate: counts.newestSignedDate, calendar: calendar, maxLagDays: config.report.maxDataLagDays)
         if freshness.isStale { warn(freshness.warning(asOf: calendar.asOfLabel)) }
 
         // Model and reports.
@@ -168,7 +171,10 @@ public enum RunJob {
 
         let exitCode = isOverThreshold ? ExitStatus.dataError : ExitStatus.success
         if isOverThreshold, !options.isQuiet {
-            FileHandle.standardError.write(Data("winback: reject rate \(RateFormat.format(counts.rejected, counts.read) ?? "0") exceeds report.maxRejectRate \(config.report.maxRejectRate): reports published, offers not signed (exit 65)\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "winback: reject rate \(RateFormat.format(counts.rejected, counts.read) ?? "0") exceeds report.maxRejectRate \(config.report.maxRejectRate): reports published, offers not signed (exit 65)\n"
+                        .utf8))
         }
         let line = JSONText.object([
             ("command", .string("run")), ("asOf", .string(calendar.asOfLabel)), ("output", .string(publisher.finalPath)),

@@ -9,18 +9,21 @@ enum RunPage {
     static let schema = ReportSchema(name: "report.html", columns: [])
 
     static func content(
-        calendar: ReportCalendar, timeZone: String, inputs: [InputStats], counts: IngestCounts, model: SubscriptionModel, reports: RunReports,
+        calendar: ReportCalendar, timeZone: String, inputs: [InputStats], counts: IngestCounts, model: SubscriptionModel,
+        reports: RunReports,
         offersSigned: Bool, campaigns: [(id: String, eligible: Int, treatment: Int, holdout: Int, signed: Int)], freshness: DataFreshness
     ) -> ReportPageContent {
         ReportPageContent(
             asOf: calendar.asOfLabel, timeZone: timeZone, toolVersion: WinbackVersion.current, inputFiles: inputs.count,
-            inputBytes: inputs.reduce(0) { $0 + $1.bytes }, counts: counts, future: model.future, otherProductTypes: model.otherProductTypes,
+            inputBytes: inputs.reduce(0) { $0 + $1.bytes }, counts: counts, future: model.future,
+            otherProductTypes: model.otherProductTypes,
             subscriptionsByStatus: RunSummary.statuses.map { (status: $0.rawValue, count: reports.subscriptionsByStatus[$0] ?? 0) },
             familyShared: reports.familyShared, offersSigned: offersSigned, lastFullMonth: calendar.lastFullMonthLabel,
             months: reports.churnMonthly.periods.map(\.label), churnMonthly: reports.churnMonthlyRows,
             expirationReasons: reports.expirationReasons, offerUsage: reports.offerUsage, retentionCohorts: reports.retentionCohorts,
             campaigns: campaigns.map {
-                ReportPageContent.CampaignCounts(id: $0.id, eligible: $0.eligible, treatment: $0.treatment, holdout: $0.holdout, signed: $0.signed)
+                ReportPageContent.CampaignCounts(
+                    id: $0.id, eligible: $0.eligible, treatment: $0.treatment, holdout: $0.holdout, signed: $0.signed)
             }, freshness: freshness)
     }
 
@@ -38,6 +41,7 @@ enum RunPage {
         } catch {
             throw .io(IOError(path: path, reason: "\(error)"))
         }
-        return OutputStats(name: schema.name, rows: 0, bytes: bytes.count, sha256: HexDigest.string(SHA256.hash(data: bytes)), schema: schema)
+        return OutputStats(
+            name: schema.name, rows: 0, bytes: bytes.count, sha256: HexDigest.string(SHA256.hash(data: bytes)), schema: schema)
     }
 }

@@ -28,12 +28,14 @@ public struct RunReports: Sendable {
         async let cohorts = RetentionCohortsReport.rows(timelines, calendar: calendar)
         let (churnMonthly, churnMonthlyRows) = await monthly
         return await RunReports(
-            churnMonthly: churnMonthly, churnDaily: daily, churnMonthlyRows: churnMonthlyRows, expirationReasons: expiration, offerUsage: offers,
+            churnMonthly: churnMonthly, churnDaily: daily, churnMonthlyRows: churnMonthlyRows, expirationReasons: expiration,
+            offerUsage: offers,
             retentionCohorts: cohorts, model: model)
     }
 
     private init(
-        churnMonthly: ChurnReport, churnDaily: ChurnReport, churnMonthlyRows: [[String?]], expirationReasons: [[String?]], offerUsage: [[String?]],
+        churnMonthly: ChurnReport, churnDaily: ChurnReport, churnMonthlyRows: [[String?]], expirationReasons: [[String?]],
+        offerUsage: [[String?]],
         retentionCohorts: [[String?]], model: SubscriptionModel
     ) {
         self.churnMonthly = churnMonthly

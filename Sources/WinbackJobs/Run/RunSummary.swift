@@ -20,12 +20,18 @@ enum RunSummary {
         return JSONText.object([
             ("asOf", .string(calendar.asOfLabel)), ("timeZone", .string(timeZone)), ("offersSigned", .bool(offersSigned)),
             ("records", counts.summaryJSON(extra: [("future", model.future), ("otherProductTypes", model.otherProductTypes)])),
-            ("subscriptionsByStatus", JSONText.object(statuses.map { ($0.rawValue, JSONValue.integer(Int64(reports.subscriptionsByStatus[$0] ?? 0))) })),
+            (
+                "subscriptionsByStatus",
+                JSONText.object(statuses.map { ($0.rawValue, JSONValue.integer(Int64(reports.subscriptionsByStatus[$0] ?? 0))) })
+            ),
             ("familySharedSubscriptions", .integer(Int64(reports.familyShared))),
-            ("lastFullMonth", JSONText.object([
-                ("month", .string(label)), ("activeStart", .integer(Int64(activeStart))), ("churned", .integer(Int64(churned))),
-                ("churnRate", RateFormat.format(churned, activeStart).flatMap { Double($0) }.map { .double($0) } ?? .null),
-            ])),
+            (
+                "lastFullMonth",
+                JSONText.object([
+                    ("month", .string(label)), ("activeStart", .integer(Int64(activeStart))), ("churned", .integer(Int64(churned))),
+                    ("churnRate", RateFormat.format(churned, activeStart).flatMap { Double($0) }.map { .double($0) } ?? .null),
+                ])
+            ),
             ("offersPerCampaign", JSONText.object(campaigns)),
         ])
     }
@@ -36,19 +42,34 @@ enum RunSummary {
         JSONText.object([
             ("toolVersion", .string(WinbackVersion.current)), ("asOf", .string(calendar.asOfLabel)), ("timeZone", .string(timeZone)),
             ("configSha256", .string(configSha256)),
-            ("inputs", JSONText.array(inputs.map { input in
-                JSONText.object([
-                    ("path", .string(input.path)), ("bytes", .integer(Int64(input.bytes))), ("sha256", .string(input.sha256)),
-                    ("records", .integer(Int64(counts.recordsBySource[input.path] ?? 0))),
-                ])
-            })),
-            ("outputs", JSONText.array(outputs.map { output in
-                JSONText.object([
-                    ("name", .string(output.name)), ("rows", .integer(Int64(output.rows))), ("bytes", .integer(Int64(output.bytes))),
-                    ("sha256", .string(output.sha256)),
-                    ("schema", JSONText.array(output.schema.columns.map { JSONText.object([("name", .string($0.name)), ("type", .string($0.type.rawValue))]) })),
-                ])
-            })),
+            (
+                "inputs",
+                JSONText.array(
+                    inputs.map { input in
+                        JSONText.object([
+                            ("path", .string(input.path)), ("bytes", .integer(Int64(input.bytes))), ("sha256", .string(input.sha256)),
+                            ("records", .integer(Int64(counts.recordsBySource[input.path] ?? 0))),
+                        ])
+                    })
+            ),
+            (
+                "outputs",
+                JSONText.array(
+                    outputs.map { output in
+                        JSONText.object([
+                            ("name", .string(output.name)), ("rows", .integer(Int64(output.rows))),
+                            ("bytes", .integer(Int64(output.bytes))),
+                            ("sha256", .string(output.sha256)),
+                            (
+                                "schema",
+                                JSONText.array(
+                                    output.schema.columns.map {
+                                        JSONText.object([("name", .string($0.name)), ("type", .string($0.type.rawValue))])
+                                    })
+                            ),
+                        ])
+                    })
+            ),
         ])
     }
 }

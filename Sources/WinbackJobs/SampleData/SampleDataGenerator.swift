@@ -78,7 +78,13 @@ public struct SampleDataGenerator: Sendable {
         }
         let testNotification = JSONText.object([
             ("notificationType", .string("TEST")), ("notificationUUID", .string(deterministicUUID(0))),
-            ("data", JSONText.object([("appAppleId", .integer(Self.appAppleId)), ("bundleId", .string(Self.bundleId)), ("environment", .string(Self.environment))])),
+            (
+                "data",
+                JSONText.object([
+                    ("appAppleId", .integer(Self.appAppleId)), ("bundleId", .string(Self.bundleId)),
+                    ("environment", .string(Self.environment)),
+                ])
+            ),
             ("version", .string("2.0")), ("signedDate", .integer(Self.anchor - 3_600_000)),
         ])
         try notifications.write(JSONText.render(JSONText.object([("signedPayload", .string(try signer.sign(testNotification)))])) + "\n")
@@ -98,14 +104,17 @@ public struct SampleDataGenerator: Sendable {
         var groups: [String] = []
         for subscription in simulated.dropFirst(4).prefix(4) {
             guard let last = subscription.transactions.last else { continue }
-            var item = "        {\n          \"status\": 1,\n          \"originalTransactionId\": \"\(subscription.originalTransactionId)\",\n"
+            var item =
+                "        {\n          \"status\": 1,\n          \"originalTransactionId\": \"\(subscription.originalTransactionId)\",\n"
             item += "          \"signedTransactionInfo\": \"\(try signer.sign(last))\""
             if let renewal = subscription.renewalInfo { item += ",\n          \"signedRenewalInfo\": \"\(try signer.sign(renewal))\"" }
             item += "\n        }"
             let groupId = last["subscriptionGroupIdentifier"]?.stringValue ?? ""
-            groups.append("    {\n      \"subscriptionGroupIdentifier\": \"\(groupId)\",\n      \"lastTransactions\": [\n\(item)\n      ]\n    }")
+            groups.append(
+                "    {\n      \"subscriptionGroupIdentifier\": \"\(groupId)\",\n      \"lastTransactions\": [\n\(item)\n      ]\n    }")
         }
-        let statuses = "{\n  \"environment\": \"\(Self.environment)\",\n  \"bundleId\": \"\(Self.bundleId)\",\n  \"appAppleId\": \(Self.appAppleId),\n  \"data\": [\n\(groups.joined(separator: ",\n"))\n  ]\n}\n"
+        let statuses =
+            "{\n  \"environment\": \"\(Self.environment)\",\n  \"bundleId\": \"\(Self.bundleId)\",\n  \"appAppleId\": \(Self.appAppleId),\n  \"data\": [\n\(groups.joined(separator: ",\n"))\n  ]\n}\n"
         dataset.files.append(("exports/status/statuses.json.gz", try GzipWriter.compress(Array(statuses.utf8))))
 
         // 5. An array document of NDJSON-style objects.
@@ -136,7 +145,9 @@ public struct SampleDataGenerator: Sendable {
     }
 
     /// The signed NDJSON lines of one subscription: its transactions, and its notifications numbered `numbers`.
-    private func lines(for subscription: SimulatedSubscription, notificationNumbers numbers: [Int], signer: Signer) throws -> ([String], [String]) {
+    private func lines(for subscription: SimulatedSubscription, notificationNumbers numbers: [Int], signer: Signer) throws -> (
+        [String], [String]
+    ) {
         var transactionLines: [String] = []
         for (index, transaction) in subscription.transactions.enumerated() {
             var pairs: [(String, JSONValue)] = [("signedTransactionInfo", .string(try signer.sign(transaction)))]
@@ -163,7 +174,8 @@ public struct SampleDataGenerator: Sendable {
                 ("notificationUUID", .string(deterministicUUID(number))), ("data", JSONText.object(data)),
                 ("version", .string("2.0")), ("signedDate", .integer(notification.signedDate)),
             ]
-            notificationLines.append(JSONText.render(JSONText.object([("signedPayload", .string(try signer.sign(JSONText.object(payload))))])))
+            notificationLines.append(
+                JSONText.render(JSONText.object([("signedPayload", .string(try signer.sign(JSONText.object(payload))))])))
         }
         return (transactionLines, notificationLines)
     }
@@ -196,19 +208,36 @@ public struct SampleDataGenerator: Sendable {
         add(#"{"event": "purchase", "user": 42}"#, code: "unknown_shape", path: nil)
         add(#"{"signedTransactionInfo": 12345}"#, code: "malformed_jws")
         add(wrap("not-a-jws"), code: "malformed_jws")
-        add(wrap(try signer.sign(transaction, header: JSONText.object([("alg", .string("ES384")), ("x5c", x5c)]))), code: "unsupported_algorithm")
-        add(wrap(try signer.sign(transaction, header: JSONText.object([("alg", .string("ES256")), ("x5c", JSONText.array(Array(pki.x5c.prefix(2)).map { .string($0) }))]))), code: "invalid_chain_length")
-        add(wrap(try signer.sign(transaction, header: JSONText.object([("alg", .string("ES256")), ("x5c", JSONText.array([.string("not*base64"), .string(pki.x5c[1]), .string(pki.x5c[2])]))]))), code: "invalid_certificate")
+        add(
+            wrap(try signer.sign(transaction, header: JSONText.object([("alg", .string("ES384")), ("x5c", x5c)]))),
+            code: "unsupported_algorithm")
+        add(
+            wrap(
+                try signer.sign(
+                    transaction,
+                    header: JSONText.object([
+                        ("alg", .string("ES256")), ("x5c", JSONText.array(Array(pki.x5c.prefix(2)).map { .string($0) })),
+                    ]))), code: "invalid_chain_length")
+        add(
+            wrap(
+                try signer.sign(
+                    transaction,
+                    header: JSONText.object([
+                        ("alg", .string("ES256")),
+                        ("x5c", JSONText.array([.string("not*base64"), .string(pki.x5c[1]), .string(pki.x5c[2])])),
+                    ]))), code: "invalid_certificate")
         let foreign = try TestPKI.make(seed: seed, rootLabel: "foreign-root", leafLabel: "foreign-leaf")
         add(wrap(try Signer(pki: foreign).sign(transaction)), code: "untrusted_chain")
-        let noOID = try TestPKI.make(seed: seed, leafLabel: "leaf-without-oid", leafHasOID: false, reuseRoot: pki.root, reuseIntermediate: pki.intermediate)
+        let noOID = try TestPKI.make(
+            seed: seed, leafLabel: "leaf-without-oid", leafHasOID: false, reuseRoot: pki.root, reuseIntermediate: pki.intermediate)
         add(wrap(try Signer(pki: noOID).sign(transaction)), code: "missing_apple_oid")
         let expired = try TestPKI.make(
             seed: seed, leafLabel: "leaf-expired", leafValidity: (TestPKI.date(2021, 1, 1), TestPKI.date(2022, 1, 1)), reuseRoot: pki.root,
             reuseIntermediate: pki.intermediate)
         add(wrap(try Signer(pki: expired).sign(transaction)), code: "certificate_expired")
         let genuine = try signer.sign(transaction).split(separator: ".")
-        let tampered = try signer.sign(modified([("signedDate", .integer(Self.anchor - 86_400_000)), ("price", .integer(1))])).split(separator: ".")
+        let tampered = try signer.sign(modified([("signedDate", .integer(Self.anchor - 86_400_000)), ("price", .integer(1))])).split(
+            separator: ".")
         add(wrap([genuine[0], tampered[1], genuine[2]].joined(separator: ".")), code: "invalid_signature")
         add(wrap(try signer.sign(modified([("bundleId", .string("com.other.app"))]))), code: "invalid_app_identifier")
         add(wrap(try signer.sign(modified([("environment", .string("Sandbox"))]))), code: "invalid_environment")
@@ -219,10 +248,18 @@ public struct SampleDataGenerator: Sendable {
         add("[1, 2, 3]", code: "unknown_shape", path: nil)
         let foreignNotification = JSONText.object([
             ("notificationType", .string("TEST")),
-            ("data", JSONText.object([("appAppleId", .integer(Self.appAppleId)), ("bundleId", .string("com.other.app")), ("environment", .string(Self.environment))])),
+            (
+                "data",
+                JSONText.object([
+                    ("appAppleId", .integer(Self.appAppleId)), ("bundleId", .string("com.other.app")),
+                    ("environment", .string(Self.environment)),
+                ])
+            ),
             ("signedDate", .integer(Self.anchor - 7_200_000)),
         ])
-        add(JSONText.render(JSONText.object([("signedPayload", .string(try signer.sign(foreignNotification)))])), code: "invalid_app_identifier", path: "signedPayload")
+        add(
+            JSONText.render(JSONText.object([("signedPayload", .string(try signer.sign(foreignNotification)))])),
+            code: "invalid_app_identifier", path: "signedPayload")
         dataset.files.append((source, Array((lines.joined(separator: "\n") + "\n").utf8)))
 
         let broken = "{\n  \"signedTransactions\": [\n    \"eyJhbGciOi\n"

@@ -23,8 +23,10 @@ public enum SampleDataJob {
         do {
             dataset = try generator.generate { path in
                 let target = root + "/" + path
-                try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                guard FileManager.default.createFile(atPath: target, contents: nil), let handle = FileHandle(forWritingAtPath: target) else {
+                try FileManager.default.createDirectory(
+                    atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                guard FileManager.default.createFile(atPath: target, contents: nil), let handle = FileHandle(forWritingAtPath: target)
+                else {
                     throw IOError(path: target, reason: "cannot write")
                 }
                 streamed.append((path, handle))
@@ -55,7 +57,10 @@ public enum SampleDataJob {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
                 let isKey = path.hasSuffix(".p8")
-                guard FileManager.default.createFile(atPath: target, contents: Data(contents), attributes: isKey ? [.posixPermissions: 0o600] : nil) else {
+                guard
+                    FileManager.default.createFile(
+                        atPath: target, contents: Data(contents), attributes: isKey ? [.posixPermissions: 0o600] : nil)
+                else {
                     throw IOError(path: target, reason: "cannot write")
                 }
             } catch let error as IOError {
@@ -66,20 +71,25 @@ public enum SampleDataJob {
             bytes += contents.count
         }
         let summary = JSONText.object([
-            ("command", .string("sample-data")), ("subscriptions", .integer(Int64(subscriptions))), ("seed", .integer(Int64(bitPattern: seed))),
+            ("command", .string("sample-data")), ("subscriptions", .integer(Int64(subscriptions))),
+            ("seed", .integer(Int64(bitPattern: seed))),
             ("files", .integer(Int64(files.count + streamed.count))), ("bytes", .integer(Int64(bytes))),
             ("injectedBadRecords", .integer(Int64(dataset.expectedRejects.count))),
         ])
-        return Outcome(files: files.count + streamed.count, bytes: bytes, expectedRejects: dataset.expectedRejects.count, summaryLine: JSONText.render(summary))
+        return Outcome(
+            files: files.count + streamed.count, bytes: bytes, expectedRejects: dataset.expectedRejects.count,
+            summaryLine: JSONText.render(summary))
     }
 
     /// `expected-rejects.json`: the injected bad records, one object per line inside an array.
     static func expectedRejectsJSON(_ rejects: [SampleDataset.ExpectedReject]) -> String {
         let lines = rejects.map { reject in
-            "  " + JSONText.render(JSONText.object([
-                ("source", .string(reject.source)), ("line", .integer(Int64(reject.line))),
-                ("path", reject.path.map { .string($0) } ?? .null), ("code", .string(reject.code)),
-            ]))
+            "  "
+                + JSONText.render(
+                    JSONText.object([
+                        ("source", .string(reject.source)), ("line", .integer(Int64(reject.line))),
+                        ("path", reject.path.map { .string($0) } ?? .null), ("code", .string(reject.code)),
+                    ]))
         }
         return "[\n" + lines.joined(separator: ",\n") + "\n]\n"
     }

@@ -38,7 +38,8 @@ public struct SubscriptionSimulator {
         let total = year * 12 + (month - 1) + months
         let newYear = InstantFormat.floorDivide(total, 12)
         let newMonth = total - newYear * 12 + 1
-        let nextMonthStart = InstantFormat.days(year: newMonth == 12 ? newYear + 1 : newYear, month: newMonth == 12 ? 1 : newMonth + 1, day: 1)
+        let nextMonthStart = InstantFormat.days(
+            year: newMonth == 12 ? newYear + 1 : newYear, month: newMonth == 12 ? 1 : newMonth + 1, day: 1)
         let monthLength = nextMonthStart - InstantFormat.days(year: newYear, month: newMonth, day: 1)
         return InstantFormat.days(year: newYear, month: newMonth, day: min(dayOfMonth, monthLength)) * day + timeOfDay
     }
@@ -178,12 +179,15 @@ public struct SubscriptionSimulator {
                         let revoked = JSONText.object(
                             (subscription.transactions[last].objectMembers ?? []).map { member in
                                 (member.key, member.key == "signedDate" ? .integer(min(revocation + Self.hour, anchor - 1)) : member.value)
-                            } + [("revocationReason", .integer(random.chance(0.5) ? 1 : 0)), ("revocationDate", .integer(revocation)),
-                                 ("revocationType", .string("REFUND_FULL")), ("revocationPercentage", .integer(100_000))])
+                            } + [
+                                ("revocationReason", .integer(random.chance(0.5) ? 1 : 0)), ("revocationDate", .integer(revocation)),
+                                ("revocationType", .string("REFUND_FULL")), ("revocationPercentage", .integer(100_000)),
+                            ])
                         subscription.resigned.append(revoked)
                         subscription.notifications.append(
-                            SampleNotification(notificationType: "REFUND", subtype: nil, signedDate: min(revocation + Self.hour, anchor - 1),
-                                               transaction: revoked, renewalInfo: nil, status: 5))
+                            SampleNotification(
+                                notificationType: "REFUND", subtype: nil, signedDate: min(revocation + Self.hour, anchor - 1),
+                                transaction: revoked, renewalInfo: nil, status: 5))
                     }
                     lapsedIntent = 1
                     autoRenew = 0
@@ -191,7 +195,8 @@ public struct SubscriptionSimulator {
                     lapsedIntent = ["voluntary": 1, "price": 3, "unavailable": 4, "other": 5][churn] ?? 1
                     autoRenew = 0
                     if churn == "voluntary", random.chance(0.6) {
-                        eligibleWinBack = random.chance(0.5) ? ["winback.monthly.50off", "winback.annual.1mfree"] : ["winback.monthly.50off"]
+                        eligibleWinBack =
+                            random.chance(0.5) ? ["winback.monthly.50off", "winback.annual.1mfree"] : ["winback.monthly.50off"]
                     }
                     if random.chance(0.25) {
                         let resubscribe = expires + random.int(in: 20...200) * Self.day

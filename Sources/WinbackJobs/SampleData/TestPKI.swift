@@ -61,10 +61,12 @@ public struct TestPKI: Sendable {
         reuseIntermediate: Issued? = nil
     ) throws -> TestPKI {
         let root = try reuseRoot ?? makeRoot(seed: seed, label: rootLabel)
-        let intermediate = try reuseIntermediate ?? issue(
-            subject: "Winback TEST ONLY Intermediate", key: try key(seed: seed, label: rootLabel + "-intermediate"),
-            issuer: root, validity: intermediateValidity, serial: 2, isCA: true,
-            marker: intermediateHasOID ? ChainValidator.intermediateMarkerOID : nil)
+        let intermediate =
+            try reuseIntermediate
+            ?? issue(
+                subject: "Winback TEST ONLY Intermediate", key: try key(seed: seed, label: rootLabel + "-intermediate"),
+                issuer: root, validity: intermediateValidity, serial: 2, isCA: true,
+                marker: intermediateHasOID ? ChainValidator.intermediateMarkerOID : nil)
         let leaf = try issue(
             subject: "Winback TEST ONLY Store Signing Leaf", key: try key(seed: seed, label: leafLabel), issuer: intermediate,
             validity: leafValidity, serial: 3, isCA: false, marker: leafHasOID ? ChainValidator.leafMarkerOID : nil)

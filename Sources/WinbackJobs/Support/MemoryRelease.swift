@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// glibc heap settings for large runs. Both functions are in `<malloc.h>`, which the Glibc module does not
@@ -30,10 +30,10 @@ public enum MemoryRelease {
 
     private static func function<F>(_ name: String, as type: F.Type) -> F? {
         #if canImport(Glibc)
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
-        return unsafeBitCast(symbol, to: type)
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
+            return unsafeBitCast(symbol, to: type)
         #else
-        return nil
+            return nil
         #endif
     }
 }

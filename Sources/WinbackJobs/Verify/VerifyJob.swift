@@ -12,7 +12,8 @@ public enum VerifyJob {
         public var report: String
     }
 
-    public static func run(configPath: String, isQuiet: Bool, isVerbose: Bool = false, writeLine: (String) -> Void) async throws -> Outcome {
+    public static func run(configPath: String, isQuiet: Bool, isVerbose: Bool = false, writeLine: (String) -> Void) async throws -> Outcome
+    {
         let loaded = try LoadedConfig.load(path: configPath)
         let result = try await IngestStage.run(loaded, isQuiet: isQuiet) { rejection in
             writeLine(rejection.jsonLine)
@@ -40,12 +41,15 @@ public enum VerifyJob {
         let counts = result.counts
         var lines = result.inputWarnings.map { "warning: \($0)" }
         lines.append("inputs: \(result.inputs.count) files, \(result.inputs.reduce(0) { $0 + $1.bytes }) bytes")
-        lines.append("read: \(counts.read)  accepted: \(counts.accepted)  rejected: \(counts.rejected)  duplicates: \(counts.duplicates)  warnings: \(counts.warnings)")
+        lines.append(
+            "read: \(counts.read)  accepted: \(counts.accepted)  rejected: \(counts.rejected)  duplicates: \(counts.duplicates)  warnings: \(counts.warnings)"
+        )
         for (code, count) in counts.rejectedByCode.sorted(by: { $0.key < $1.key }) {
             lines.append("  rejected \(code.rawValue): \(count)")
         }
         let rate = String(format: "%.6f", counts.rejectRate)
-        let verdict = counts.rejectRate > maxRejectRate ? "EXCEEDS maxRejectRate \(maxRejectRate) (exit 65)" : "within maxRejectRate \(maxRejectRate)"
+        let verdict =
+            counts.rejectRate > maxRejectRate ? "EXCEEDS maxRejectRate \(maxRejectRate) (exit 65)" : "within maxRejectRate \(maxRejectRate)"
         lines.append("reject rate: \(rate), \(verdict)")
         lines.append("chain validations: \(result.chainValidations)")
         return lines.joined(separator: "\n") + "\n"
