@@ -24,14 +24,18 @@ import WinbackCrypto
         nested[position] = nested[position] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
         let notification = JSONText.object([
             ("notificationType", .string("DID_RENEW")), ("notificationUUID", .string("8a3e4c52-3f4e-4d2b-9f33-6f1d2e8b7c10")),
-            ("data", JSONText.object([
-                ("bundleId", .string(SampleDataGenerator.bundleId)), ("appAppleId", .integer(SampleDataGenerator.appAppleId)),
-                ("environment", .string(SampleDataGenerator.environment)),
-                ("signedTransactionInfo", .string(String(decoding: nested, as: UTF8.self))),
-            ])),
+            (
+                "data",
+                JSONText.object([
+                    ("bundleId", .string(SampleDataGenerator.bundleId)), ("appAppleId", .integer(SampleDataGenerator.appAppleId)),
+                    ("environment", .string(SampleDataGenerator.environment)),
+                    ("signedTransactionInfo", .string(String(decoding: nested, as: UTF8.self))),
+                ])
+            ),
             ("version", .string("2.0")), ("signedDate", .integer(signedDate)),
         ])
-        let line = JSONText.render(JSONText.object([("signedPayload", .string(try signer.sign(header: pki.jwsHeader, payload: notification)))]))
+        let line = JSONText.render(
+            JSONText.object([("signedPayload", .string(try signer.sign(header: pki.jwsHeader, payload: notification)))]))
 
         let processor = RecordProcessor(
             verifier: SignedPayloadVerifier(
