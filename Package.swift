@@ -34,6 +34,12 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        // The ingest machinery between verification and the model: line scanning, the flat payload decoder,
+        // interning, each verifying worker's cache, deduplication, and the record processor that ties them.
+        .target(
+            name: "WinbackIngest",
+            dependencies: ["WinbackCore", "WinbackCrypto", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // The system zlib (apt: zlib1g-dev), for streaming gzip in and out.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Reading gzip: one C inflater over two engines. ISA-L's igzip inflates exports several times faster
@@ -46,7 +52,7 @@ let package = Package(
         .target(
             name: "WinbackJobs",
             dependencies: [
-                "WinbackCore", "WinbackCrypto", "WinbackIO",
+                "WinbackCore", "WinbackCrypto", "WinbackIngest", "WinbackIO",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -68,7 +74,7 @@ let package = Package(
         .target(
             name: "WinbackTestSupport",
             dependencies: [
-                "WinbackCore", "WinbackCrypto", "WinbackIO", "WinbackJobs",
+                "WinbackCore", "WinbackCrypto", "WinbackIngest", "WinbackIO", "WinbackJobs",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
@@ -79,10 +85,11 @@ let package = Package(
         .testTarget(
             name: "WinbackCryptoTests",
             dependencies: [
-                "WinbackCrypto", "WinbackTestSupport",
+                "WinbackCrypto", "WinbackIngest", "WinbackTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .testTarget(name: "WinbackIngestTests", dependencies: ["WinbackCore", "WinbackCrypto", "WinbackIngest", "WinbackTestSupport"]),
         .testTarget(name: "WinbackIOTests", dependencies: ["WinbackIO", "WinbackTestSupport"]),
         .testTarget(
             name: "WinbackJobsTests",

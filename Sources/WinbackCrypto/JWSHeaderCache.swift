@@ -10,10 +10,10 @@ import Synchronization
 /// Parsed headers (and their chain evaluations) by the header segment's bytes, bounded in size.
 /// Lookups hash a sample of the segment in place and confirm with `memcmp`, so a hit allocates nothing
 /// and costs well under a microsecond for a 5 KB header (hashing every byte with SipHash cost ~1.5 µs).
-final class JWSHeaderCache: Sendable {
+public final class JWSHeaderCache: Sendable {
     /// One distinct header: a class, so a hit hands out one reference instead of copying the parsed
     /// header and chain evaluation (a dozen retains and releases per record).
-    final class Entry: Sendable {
+    public final class Entry: Sendable {
         let segment: [UInt8]
         let header: JWSHeader
         /// `nil` when the header is malformed or its `x5c` is unusable (nothing to evaluate).
@@ -58,9 +58,9 @@ final class JWSHeaderCache: Sendable {
         }
 
         /// An equal entry that shares no object a record touches with this one — its own bytes, hash state
-        /// and key object — for one ``HeaderLane``: reference counts of shared objects bounced between
-        /// the cores on every record.
-        func privateCopy() -> Entry {
+        /// and key object — for one worker's ``VerifierWorkerCache``: reference counts of shared objects
+        /// bounced between the cores on every record.
+        public func privateCopy() -> Entry {
             let key = chain?.leafKey.flatMap { try? P256.Signing.PublicKey(rawRepresentation: $0.rawRepresentation) }
             return Entry(segment: segment.withUnsafeBufferPointer { Array($0) }, header: header, chain: chain, leafKey: key)
         }

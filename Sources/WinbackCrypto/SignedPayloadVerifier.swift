@@ -34,13 +34,13 @@ public struct SignedPayloadVerifier: Sendable {
         /// The freshly parsed header on a cache miss.
         var parsedHeader: JWSHeader?
         var payload: JSONValue = .null
-        /// The payload decoded by ``FastPayloadDecoder`` (then ``payload`` stays `null`).
-        var fast: (signedDate: Int64, kept: KeptPayload)?
-        /// The signature's bytes, unless they were decoded into the lane's ``HeaderLane/signature``.
+        /// The `signedDate` of a payload the worker's cache decoded (then ``payload`` stays `null`).
+        var cacheSignedDate: Int64?
+        /// The signature's bytes, unless they were decoded into the cache's ``VerifierWorkerCache/signature``.
         var signature: [UInt8] = []
-        var isSignatureInLane = false
+        var isSignatureInCache = false
         var digest: SHA256.Digest?
-        /// The lane's clock and the hashing's nanoseconds, when this record's signature check is being timed.
+        /// The cache's clock and the hashing's nanoseconds, when this record's signature check is being timed.
         var timing: (clock: SignatureClock, hashNanoseconds: Int64)?
     }
 
@@ -51,19 +51,19 @@ public struct SignedPayloadVerifier: Sendable {
 
     /// Verifies and decodes the JWS `jws` (read in place, not copied) as `kind`.
     public func verify(_ jws: RecordText, as kind: PayloadKind) async throws(RecordFailure) -> (AcceptedPayload, [String]) {
-        switch try await verify(jws, as: kind, keeping: nil) {
+        switch try await verify(jws, as: kind, cache: nil) {
         case .decoded(let payload, let warnings): return (payload, warnings)
-        case .kept: preconditionFailure("no fast decoder was given")
+        case .decodedByCache: preconditionFailure("no cache was given, so none decoded the payload")
         }
     }
 
-    /// Verifies `jws` as `kind`; with `fast`, a common-shape transaction or renewal info is decoded straight
-    /// into its kept form (same checks, same outcome, no Apple model built). With `lane` (one task at a time),
-    /// headers are looked up in the lane first and used through its private copies.
+    /// Verifies `jws` as `kind`. With `cache` (one task at a time), headers are looked up in the cache first
+    /// and used through its private copies, and the payload bytes go to the cache's decoder first (a
+    /// common-shape payload is decoded there, with the same checks and outcome and no Apple model built).
     public func verify(
-        _ jws: RecordText, as kind: PayloadKind, keeping fast: FastPayloadDecoder?, lane: HeaderLane? = nil
+        _ jws: RecordText, as kind: PayloadKind, cache: (any VerifierWorkerCache)? = nil
     ) async throws(RecordFailure) -> VerifiedPayload {
-        let parts = try jws.withBytes { (bytes) throws(RecordFailure) -> Parts in try self.split(bytes, as: kind, fast: fast, lane: lane) }
+        let parts = try jws.withBytes { (bytes) throws(RecordFailure) -> Parts in try self.split(bytes, as: kind, cache: cache) }
         let entry: JWSHeaderCache.Entry
         if let cached = parts.header {
             entry = cached
@@ -74,7 +74,7 @@ public struct SignedPayloadVerifier: Sendable {
                 ? await chains.evaluate(leaf: header.leaf, intermediate: header.intermediate) : nil
             entry = JWSHeaderCache.Entry(segment: parts.headerSegment, header: header, chain: chain)
             headers.insert(entry, hash: parts.headerHash)
-            _ = lane?.adopt(entry, hash: parts.headerHash)
+            _ = cache?.adoptHeaderEntry(entry, hash: parts.headerHash)
         }
         if let clean = entry.clean {
             // The header and its chain passed every check that does not depend on the record, so of the
@@ -85,17 +85,18 @@ public struct SignedPayloadVerifier: Sendable {
             if seconds < clean.validFrom || seconds > clean.validUntil {
                 try Self.requireValidity(entry.chain?.validityWindows ?? [], at: signedDate)
             }
-            try Self.requireSignature(parts, key: clean.leafKey, lane: lane)
+            try Self.requireSignature(parts, key: clean.leafKey, cache: cache)
         } else {
-            try Self.checkOneByOne(parts, entry: entry, lane: lane)
+            try Self.checkOneByOne(parts, entry: entry, cache: cache)
         }
-        if let fast = parts.fast { return .kept(fast.kept) }
+        if parts.cacheSignedDate != nil { return .decodedByCache }
         let (payload, warnings) = try decoder.decode(parts.payload, as: kind)
         return .decoded(payload, warnings: warnings)
     }
 
     /// Every check in SPEC §10 order, for a header or chain that failed one (the first failure is thrown).
-    private static func checkOneByOne(_ parts: Parts, entry: JWSHeaderCache.Entry, lane: HeaderLane?) throws(RecordFailure) {
+    private static func checkOneByOne(_ parts: Parts, entry: JWSHeaderCache.Entry, cache: (any VerifierWorkerCache)?) throws(RecordFailure)
+    {
         if let failure = entry.header.malformed { throw failure }
         try requireObject(parts)
         if let failure = entry.header.algorithmFailure { throw failure }
@@ -106,18 +107,18 @@ public struct SignedPayloadVerifier: Sendable {
         if let failure = chain.chainFailure { throw failure }
         try requireValidity(chain.validityWindows, at: signedDate)
         if let failure = chain.oidFailure { throw failure }
-        try requireSignature(parts, key: chain.leafKey, lane: lane)
+        try requireSignature(parts, key: chain.leafKey, cache: cache)
     }
 
     private static func requireObject(_ parts: Parts) throws(RecordFailure) {
-        guard parts.fast != nil || parts.payload.objectMembers != nil else {
+        guard parts.cacheSignedDate != nil || parts.payload.objectMembers != nil else {
             throw RecordFailure(.malformedJWS, "payload is a JSON \(parts.payload.typeName), expected an object")
         }
     }
 
     /// The payload's `signedDate`, epoch milliseconds.
     private static func signedDate(_ parts: Parts) throws(RecordFailure) -> Int64 {
-        if let fast = parts.fast { return fast.signedDate }
+        if let signedDate = parts.cacheSignedDate { return signedDate }
         switch parts.payload["signedDate"] {
         case nil, .null?: throw RecordFailure.missing("signedDate")
         case .integer(let value)?: return value
@@ -137,10 +138,12 @@ public struct SignedPayloadVerifier: Sendable {
     }
 
     /// The 64-byte ES256 signature (r‖s) over the signing input verifies with `key`.
-    private static func requireSignature(_ parts: Parts, key: P256.Signing.PublicKey?, lane: HeaderLane?) throws(RecordFailure) {
+    private static func requireSignature(_ parts: Parts, key: P256.Signing.PublicKey?, cache: (any VerifierWorkerCache)?)
+        throws(RecordFailure)
+    {
         let signature: P256.Signing.ECDSASignature?
-        if parts.isSignatureInLane, let lane {
-            signature = lane.signature
+        if parts.isSignatureInCache, let cache {
+            signature = cache.signature
         } else {
             guard parts.signature.count == 64 else {
                 throw RecordFailure(.invalidSignature, "signature: expected 64 bytes (r‖s), found \(parts.signature.count)")
@@ -152,7 +155,7 @@ public struct SignedPayloadVerifier: Sendable {
         }
     }
 
-    /// ECDSA verification, timed (with the hashing before it) when `timing` says the lane's clock samples this record.
+    /// ECDSA verification, timed (with the hashing before it) when `timing` says the cache's clock samples this record.
     private static func isValid(
         _ signature: P256.Signing.ECDSASignature, _ digest: SHA256.Digest, _ key: P256.Signing.PublicKey,
         timedBy timing: (clock: SignatureClock, hashNanoseconds: Int64)?
@@ -166,7 +169,7 @@ public struct SignedPayloadVerifier: Sendable {
 
     /// Splits the JWS bytes: three segments, base64url JSON header (cached by segment) and payload, signature.
     private func split(
-        _ bytes: UnsafeBufferPointer<UInt8>, as kind: PayloadKind, fast: FastPayloadDecoder?, lane: HeaderLane?
+        _ bytes: UnsafeBufferPointer<UInt8>, as kind: PayloadKind, cache: (any VerifierWorkerCache)?
     ) throws(RecordFailure) -> Parts {
         // memchr: the segments are ~6.6 KB, a byte loop over them cost ~3 % of verification.
         // Up to three dot positions, without an array per record.
@@ -188,10 +191,10 @@ public struct SignedPayloadVerifier: Sendable {
         var parts = Parts()
         let headerSegment = UnsafeBufferPointer(rebasing: bytes[0..<dots.0])
         parts.headerHash = JWSHeaderCache.hash(headerSegment)
-        if let own = lane?.lookup(headerSegment, hash: parts.headerHash) {
+        if let own = cache?.headerEntry(headerSegment, hash: parts.headerHash) {
             parts.header = own
         } else if let shared = headers.lookup(headerSegment, hash: parts.headerHash) {
-            parts.header = lane?.adopt(shared, hash: parts.headerHash) ?? shared
+            parts.header = cache?.adoptHeaderEntry(shared, hash: parts.headerHash) ?? shared
         }
         if let entry = parts.header {
             // A clean entry's header is well-formed: nothing of it is read (or copied) per record then.
@@ -212,8 +215,8 @@ public struct SignedPayloadVerifier: Sendable {
                     throw RecordFailure(.malformedJWS, "payload segment is not base64url")
                 }
                 let json = UnsafeBufferPointer(rebasing: buffer[0..<count])
-                if let decoded = fast?.decode(json, as: kind) {
-                    parts.fast = decoded
+                if let signedDate = cache?.decodePayload(json, as: kind) {
+                    parts.cacheSignedDate = signedDate
                     return
                 }
                 do {
@@ -225,8 +228,8 @@ public struct SignedPayloadVerifier: Sendable {
         }
         try payload.get()
         let signatureSegment = UnsafeBufferPointer(rebasing: bytes[(dots.1 + 1)...])
-        if let lane, lane.decodeSignature(signatureSegment) {
-            parts.isSignatureInLane = true
+        if let cache, cache.decodeSignature(signatureSegment) {
+            parts.isSignatureInCache = true
         } else {
             guard let signature = Base64.decodeURL(buffer: signatureSegment) else {
                 throw RecordFailure(.malformedJWS, "signature segment is not base64url")
@@ -236,14 +239,14 @@ public struct SignedPayloadVerifier: Sendable {
         if let cached = parts.header {
             // The same digest as hashing the whole signing input: SHA-256 continued over the payload from
             // the state after the (byte-identical, memcmp-checked) header and its dot.
-            let clock = lane?.clock
+            let clock = cache?.clock
             let start = clock?.begin()
             var hasher = cached.signingPrefix
             hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[(dots.0 + 1)..<dots.1]))
             parts.digest = hasher.finalize()
             if let clock, let start { parts.timing = (clock, clock.elapsed(since: start)) }
         } else {
-            lane?.clock.countUntimed()
+            cache?.clock.countUntimed()
             parts.digest = SHA256.hash(data: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[0..<dots.1]))
         }
         return parts

@@ -4,6 +4,6 @@ import WinbackCore
 public enum VerifiedPayload: Sendable {
     /// Decoded the general way: the Apple model and its unknown-enum warnings.
     case decoded(AcceptedPayload, warnings: [String])
-    /// Decoded by ``FastPayloadDecoder`` straight into the kept form (no warnings by construction).
-    case kept(KeptPayload)
+    /// Decoded by the worker's cache (``VerifierWorkerCache/decodePayload(_:as:)``), which holds the value.
+    case decodedByCache
 }

@@ -1,6 +1,7 @@
 import Testing
 import WinbackCore
 import WinbackCrypto
+import WinbackIngest
 import WinbackTestSupport
 
 @Suite struct ConformanceVectorTests {
@@ -37,33 +38,35 @@ import WinbackTestSupport
         #expect(fast.outcome == general.outcome)
     }
 
-    /// A worker's lanes (its copies of the header entries, its tables in front of the compactor) change
-    /// nothing about the outcome: a header met first through the shared cache, then through the lane's
-    /// copy, and one a lane meets first, give the outcome of a verifier without lanes.
+    /// A worker's cache (its copies of the header entries, its tables in front of the compactor) changes
+    /// nothing about the outcome: a header met first through the shared cache, then through the worker's
+    /// copy, and one a worker meets first, give the outcome of a verifier with a fresh cache each time.
     @Test(arguments: cases)
-    func negativeCaseGivesTheSameOutcomeThroughALane(_ vector: ConformanceVectors.Case) async throws {
+    func negativeCaseGivesTheSameOutcomeThroughAWorkerCache(_ vector: ConformanceVectors.Case) async throws {
         let vectors = try ConformanceVectors()
         let plain = await Self.kept(vector.jws, as: .transaction, by: try vectors.verifier(rootBase64: vector.rootBase64), fast: true)
         let verifier = try vectors.verifier(rootBase64: vector.rootBase64)
-        let lanes = (HeaderLane(), CompactorLane())
-        let laneFirst = await Self.kept(vector.jws, as: .transaction, by: verifier, fast: true, lanes: lanes)
-        let laneAgain = await Self.kept(vector.jws, as: .transaction, by: verifier, fast: true, lanes: lanes)
-        let otherLane = await Self.kept(vector.jws, as: .transaction, by: verifier, fast: true, lanes: (HeaderLane(), CompactorLane()))
-        #expect(laneFirst.outcome == plain.outcome)
-        #expect(laneAgain.outcome == plain.outcome)
-        #expect(otherLane.outcome == plain.outcome)
+        let cache = WorkerCache(app: verifier.decoder.app, compactor: PayloadCompactor())
+        let first = await Self.kept(vector.jws, as: .transaction, by: verifier, fast: true, cache: cache)
+        let again = await Self.kept(vector.jws, as: .transaction, by: verifier, fast: true, cache: cache)
+        let other = await Self.kept(
+            vector.jws, as: .transaction, by: verifier, fast: true,
+            cache: WorkerCache(app: verifier.decoder.app, compactor: PayloadCompactor()))
+        #expect(first.outcome == plain.outcome)
+        #expect(again.outcome == plain.outcome)
+        #expect(other.outcome == plain.outcome)
     }
 
     /// Which decoder answered, and the kept form with its warnings or the failure's code and message, of
-    /// `jws` verified with or without the fast decoder.
+    /// `jws` verified with a worker cache (its fast decoder first: `fast`) or without (the general path).
     static func kept(
-        _ jws: String, as kind: PayloadKind, by verifier: SignedPayloadVerifier, fast: Bool, lanes: (HeaderLane, CompactorLane)? = nil
+        _ jws: String, as kind: PayloadKind, by verifier: SignedPayloadVerifier, fast: Bool, cache: WorkerCache? = nil
     ) async -> (path: String, outcome: String) {
         let compactor = PayloadCompactor()
-        let decoder = FastPayloadDecoder(app: verifier.decoder.app, compactor: compactor, lane: lanes?.1)
+        let workerCache = fast ? cache ?? WorkerCache(app: verifier.decoder.app, compactor: compactor) : nil
         do {
-            switch try await verifier.verify(RecordText(jws), as: kind, keeping: fast ? decoder : nil, lane: lanes?.0) {
-            case .kept(let kept): return ("fast", "\(kept) []")
+            switch try await verifier.verify(RecordText(jws), as: kind, cache: workerCache) {
+            case .decodedByCache: return ("fast", "\(workerCache?.takeDecodedPayload() ?? .ignored) []")
             case .decoded(let payload, let warnings): return ("general", "\(compactor.keep(payload)) \(warnings)")
             }
         } catch {
@@ -105,13 +108,13 @@ import WinbackTestSupport
         }
     }
 
-    /// A lane decodes each signature into the one signature value it keeps: a record after a bad one is
-    /// checked against its own bytes, and a segment the lane does not take (padded, short, a character
-    /// outside the alphabet) is judged as without a lane.
-    @Test func aLanesReusedSignatureIsEachRecordsOwn() async throws {
+    /// A worker cache decodes each signature into the one signature value it keeps: a record after a bad
+    /// one is checked against its own bytes, and a segment the cache does not take (padded, short, a
+    /// character outside the alphabet) is judged as without a cache.
+    @Test func aWorkerCachesReusedSignatureIsEachRecordsOwn() async throws {
         let vectors = try ConformanceVectors()
         let verifier = try vectors.verifier()
-        let lane = HeaderLane()
+        let cache = WorkerCache(app: verifier.decoder.app, compactor: PayloadCompactor())
         let transaction = vectors.string("signed_transaction")
         let renewal = vectors.string("signed_renewal_info")
         let signature = try #require(transaction.split(separator: ".").last)
@@ -133,7 +136,7 @@ import WinbackTestSupport
         ]
         for (jws, kind, expected) in sequence {
             do {
-                _ = try await verifier.verify(RecordText(jws), as: kind, keeping: nil, lane: lane)
+                _ = try await verifier.verify(RecordText(jws), as: kind, cache: cache)
                 #expect(expected == nil, "accepted \(jws.suffix(90)), expected \(String(describing: expected))")
             } catch {
                 #expect(error.code == expected, "\(jws.suffix(90)): \(error.message)")

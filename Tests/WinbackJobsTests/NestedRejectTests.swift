@@ -1,6 +1,7 @@
 import Testing
 import WinbackCore
 import WinbackCrypto
+import WinbackIngest
 
 @testable import WinbackJobs
 

@@ -1,6 +1,7 @@
 import Testing
 import WinbackCore
 import WinbackCrypto
+import WinbackIngest
 
 @testable import WinbackJobs
 
@@ -36,11 +37,11 @@ import WinbackCrypto
                 app: AppIdentity(
                     bundleId: SampleDataGenerator.bundleId, appAppleId: SampleDataGenerator.appAppleId,
                     environment: SampleDataGenerator.environment)))
-        let lane = HeaderLane()
+        let lane = WorkerCache(app: verifier.decoder.app, compactor: PayloadCompactor())
         var rejected = 0
         for record in records {
             do {
-                _ = try await verifier.verify(RecordText(record), as: .transaction, keeping: nil, lane: lane)
+                _ = try await verifier.verify(RecordText(record), as: .transaction, cache: lane)
             } catch {
                 rejected += 1
             }
@@ -77,9 +78,9 @@ import WinbackCrypto
                 app: AppIdentity(
                     bundleId: SampleDataGenerator.bundleId, appAppleId: SampleDataGenerator.appAppleId,
                     environment: SampleDataGenerator.environment)))
-        let lane = HeaderLane()
+        let lane = WorkerCache(app: verifier.decoder.app, compactor: PayloadCompactor())
         await #expect(throws: RecordFailure.self) {
-            _ = try await verifier.verify(RecordText(String(decoding: tampered, as: UTF8.self)), as: .transaction, keeping: nil, lane: lane)
+            _ = try await verifier.verify(RecordText(String(decoding: tampered, as: UTF8.self)), as: .transaction, cache: lane)
         }
         #expect(lane.clock.checks == 1)
     }

@@ -107,8 +107,8 @@ public struct SubscriptionTransaction: Sendable, Equatable {
                 offerDiscountType: offerDiscountType, offerPeriod: offerPeriod, storefront: storefront, ownership: ownership))
     }
 
-    /// A transaction from its compact parts; `attributes` interned where many are kept (``FastPayloadDecoder``).
-    init(
+    /// A transaction from its compact parts; `attributes` interned where many are kept (the ingest's fast decoder).
+    public init(
         transactionIdentifier: CompactIdentifier, identity: SubscriptionIdentity, purchaseDate: Int64, expiresDate: Int64,
         revocationDate: Int64?, signedDate: Int64, isUpgraded: Bool, offerType: Int32?, attributes: TransactionAttributes
     ) {
@@ -145,7 +145,7 @@ public struct SubscriptionTransaction: Sendable, Equatable {
     }
 
     /// Shares the identity of `sibling` (a transaction of the same subscription) when equal.
-    mutating func shareIdentity(with sibling: SubscriptionTransaction) {
+    public mutating func shareIdentity(with sibling: SubscriptionTransaction) {
         if identity == sibling.identity { identity = sibling.identity }
     }
 

@@ -51,8 +51,8 @@ public final class TransactionAttributes: Hashable, Sendable {
         fieldsHash = hasher.finalize()
     }
 
-    /// A distinct object with the same fields (a ``CompactorLane``'s own copy).
-    func copy() -> TransactionAttributes {
+    /// A distinct object with the same fields (a worker cache's own copy, so no other core touches it).
+    public func copy() -> TransactionAttributes {
         TransactionAttributes(
             productId: productId, subscriptionGroupId: subscriptionGroupId, type: type, offerIdentifier: offerIdentifier,
             offerDiscountType: offerDiscountType, offerPeriod: offerPeriod, storefront: storefront, ownership: ownership)

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import WinbackCore
 import WinbackCrypto
+import WinbackIngest
 
 /// `winback bench --verify N`: verification + decoding of N signed transactions held in memory (no file,
 /// gzip or line splitting), on all cores as the ingest pipeline spreads it, and on one core. The records
@@ -38,8 +39,8 @@ public enum VerifyBenchmark {
         let compactor = PayloadCompactor()
         let texts = records.map { RecordText(bytes: Array($0.utf8)) }
 
-        /// Each worker with its own lanes, as the ingest's workers (``ProcessorLane``); `fast: false` is the
-        /// general decoder.
+        /// Each worker with its own cache, as the ingest's workers (``WorkerCache``); `fast: false` is the
+        /// general decoder (no worker cache: the shared header cache and the Apple model).
         func verifyAll(workers: Int, fast useFast: Bool) async -> (seconds: Double, accepted: Int, clock: SignatureClock) {
             let start = DispatchTime.now().uptimeNanoseconds
             let chunk = (records.count + workers - 1) / workers
@@ -49,17 +50,15 @@ public enum VerifyBenchmark {
                     let slice = texts[min(texts.count, worker * chunk)..<min(texts.count, (worker + 1) * chunk)]
                     group.addTask {
                         var accepted = 0
-                        let lane = HeaderLane()
-                        let fast =
-                            useFast ? FastPayloadDecoder(app: verifier.decoder.app, compactor: compactor, lane: CompactorLane()) : nil
+                        let cache = useFast ? WorkerCache(app: verifier.decoder.app, compactor: compactor) : nil
                         for record in slice {
-                            switch try? await verifier.verify(record, as: .transaction, keeping: fast, lane: lane) {
-                            case .kept(let kept)?: if kept != .ignored { accepted += 1 }
+                            switch try? await verifier.verify(record, as: .transaction, cache: cache) {
+                            case .decodedByCache?: if cache?.takeDecodedPayload() != .ignored { accepted += 1 }
                             case .decoded(let payload, _)?: if compactor.keep(payload) != .ignored { accepted += 1 }
                             case nil: break
                             }
                         }
-                        return (accepted, lane.clock)
+                        return (accepted, cache?.clock ?? SignatureClock())
                     }
                 }
                 var accepted = 0

@@ -1,6 +1,7 @@
 import Foundation
 import WinbackCore
 import WinbackIO
+import WinbackIngest
 
 /// Reads every input in order and verifies its records on all cores, handing outcomes to the consumer
 /// strictly in input order (file, line, position), so output is deterministic whatever the scheduling.
@@ -131,7 +132,7 @@ public struct IngestPipeline: Sendable {
     }
 
     static func work(_ batch: Batch, processor: RecordProcessor) async -> [RecordOutcome] {
-        await processor.lanes.withLane { lane in
+        await processor.caches.withCache { cache in
             var outcomes: [RecordOutcome] = []
             switch batch {
             case .lines(let source, let batch):
@@ -141,10 +142,10 @@ public struct IngestPipeline: Sendable {
                 for (number, range) in batch.lines {
                     records.removeAll(keepingCapacity: true)
                     RecordClassifier.classifyLine(batch.bytes, range: range, source: source, line: number, into: &records, prefix: &prefix)
-                    for raw in records { await processor.process(raw, into: &outcomes, lane: lane) }
+                    for raw in records { await processor.process(raw, into: &outcomes, cache: cache) }
                 }
             case .records(let records):
-                for raw in records { await processor.process(raw, into: &outcomes, lane: lane) }
+                for raw in records { await processor.process(raw, into: &outcomes, cache: cache) }
             }
             return outcomes
         }

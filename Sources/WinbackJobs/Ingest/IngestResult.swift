@@ -1,4 +1,5 @@
 import WinbackCore
+import WinbackIngest
 
 /// Everything the ingest stage produced: counts, the deduplicated payloads, per-input stats.
 public struct IngestResult: Sendable {

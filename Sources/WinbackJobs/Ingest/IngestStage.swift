@@ -2,6 +2,7 @@ import Foundation
 import WinbackCore
 import WinbackCrypto
 import WinbackIO
+import WinbackIngest
 
 /// Ingest → verify → deduplicate: the first half of every job.
 public enum IngestStage {
@@ -31,7 +32,7 @@ public enum IngestStage {
         }
         // The CPU the signature checks took where they ran, estimated from a sample (SignatureClock), so the
         // CPU beyond them can be read off a run whatever the machine's speed that day.
-        let signatures = processor.lanes.signatureClock()
+        let signatures = processor.caches.signatureClock()
         progress.finish(
             detail: String(format: "signature_cpu_seconds=%.2f signature_checks=%d", signatures.estimatedSeconds, signatures.checks)
                 + " inflater=\(GzipReader.Engine.preferred.rawValue)")

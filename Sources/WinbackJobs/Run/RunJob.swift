@@ -3,6 +3,7 @@ import Foundation
 import WinbackCore
 import WinbackCrypto
 import WinbackIO
+import WinbackIngest
 
 /// `winback run`: ingest → verify → model → reports → (campaigns) → atomic publish into
 /// `<output>/dt=<D>/`, ending with a one-line JSON summary (SPEC §1, §6, §9, §10).

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WinbackCore
+@testable import WinbackIngest
 
 @Suite struct RecordClassifierTests {
     static func summary(_ records: [RawRecord]) -> [String] {

@@ -1,3 +1,5 @@
+import WinbackCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,5 @@
+import WinbackCore
+
 /// Decodes the common case of a transaction or renewal-info payload straight from its bytes into the compact
 /// form the model keeps (``KeptPayload``), skipping the JSON tree, the full Apple model and its strings.
 ///
@@ -7,27 +9,27 @@
 /// required fields present, every enum value known. Otherwise it returns `nil` and the caller takes the
 /// general path, so rejections, warnings and unusual payloads are handled in one place.
 public struct FastPayloadDecoder: Sendable {
+    /// The shared tables payloads are kept through.
     public let compactor: PayloadCompactor
-    /// The worker's own tables in front of the compactor's shared ones, when it has them.
-    public let lane: CompactorLane?
     private let bundleId: [UInt8]
     private let environment: [UInt8]
 
-    /// A decoder keeping payloads through `compactor`; with `lane`, through the lane first (for one task at
-    /// a time: each verifying worker has its own lane and decoder).
-    public init(app: AppIdentity, compactor: PayloadCompactor, lane: CompactorLane? = nil) {
+    /// A decoder of `app`'s payloads, keeping them through `compactor`.
+    public init(app: AppIdentity, compactor: PayloadCompactor) {
         self.compactor = compactor
-        self.lane = lane
         bundleId = Array(app.bundleId.utf8)
         environment = Array(app.environment.utf8)
     }
 
     /// The payload's `signedDate` (epoch milliseconds) and kept form, or `nil` to decode it the general way.
-    /// Notifications always take the general path.
-    public func decode(_ bytes: UnsafeBufferPointer<UInt8>, as kind: PayloadKind) -> (signedDate: Int64, kept: KeptPayload)? {
+    /// Notifications always take the general path. With `cache` (one task at a time), values are interned
+    /// through the worker's own tables first.
+    public func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, as kind: PayloadKind, cache: WorkerCache? = nil
+    ) -> (signedDate: Int64, kept: KeptPayload)? {
         switch kind {
-        case .transaction: decodeTransaction(bytes)
-        case .renewalInfo: decodeRenewalInfo(bytes)
+        case .transaction: decodeTransaction(bytes, cache: cache)
+        case .renewalInfo: decodeRenewalInfo(bytes, cache: cache)
         case .notification: nil
         }
     }
@@ -57,9 +59,10 @@ public struct FastPayloadDecoder: Sendable {
     private static let transactionKeys = FlatKeyTable(TransactionField.allCases.map { String(describing: $0) })
     private static let transactionTypes = TransactionField.allCases.map(\.expected)
 
-    private func decodeTransaction(_ bytes: UnsafeBufferPointer<UInt8>) -> (signedDate: Int64, kept: KeptPayload)? {
+    private func decodeTransaction(_ bytes: UnsafeBufferPointer<UInt8>, cache: WorkerCache?) -> (signedDate: Int64, kept: KeptPayload)? {
         typealias F = TransactionField
-        return withUnsafeTemporaryAllocation(of: FlatValue.self, capacity: F.allCases.count) { slots in
+        return withUnsafeTemporaryAllocation(of: FlatValue.self, capacity: F.allCases.count) {
+            (slots) -> (signedDate: Int64, kept: KeptPayload)? in
             slots.initialize(repeating: .absent)
             guard FlatJSONScanner.scan(bytes, keys: Self.transactionKeys, into: slots),
                 Self.haveTypes(slots, Self.transactionTypes)
@@ -96,12 +99,12 @@ public struct FastPayloadDecoder: Sendable {
                 AttributeBytes(
                     productId: productId, subscriptionGroupId: text(.subscriptionGroupIdentifier), type: type,
                     offerIdentifier: text(.offerIdentifier), offerDiscountType: text(.offerDiscountType), offerPeriod: text(.offerPeriod),
-                    storefront: text(.storefront), ownership: text(.inAppOwnershipType)), lane: lane)
+                    storefront: text(.storefront), ownership: text(.inAppOwnershipType)), cache: cache)
             let transaction = SubscriptionTransaction(
                 transactionIdentifier: CompactIdentifier(utf8: transactionId),
                 identity: compactor.identity(
                     originalTransactionId: originalTransactionId, appAccountToken: text(.appAccountToken),
-                    appTransactionId: text(.appTransactionId), lane: lane
+                    appTransactionId: text(.appTransactionId), cache: cache
                 ) {
                     SubscriptionIdentity(
                         originalTransactionId: String(decoding: originalTransactionId, as: UTF8.self),
@@ -138,9 +141,10 @@ public struct FastPayloadDecoder: Sendable {
     private static let renewalKeys = FlatKeyTable(RenewalField.allCases.map { String(describing: $0) })
     private static let renewalTypes = RenewalField.allCases.map(\.expected)
 
-    private func decodeRenewalInfo(_ bytes: UnsafeBufferPointer<UInt8>) -> (signedDate: Int64, kept: KeptPayload)? {
+    private func decodeRenewalInfo(_ bytes: UnsafeBufferPointer<UInt8>, cache: WorkerCache?) -> (signedDate: Int64, kept: KeptPayload)? {
         typealias F = RenewalField
-        return withUnsafeTemporaryAllocation(of: FlatValue.self, capacity: F.allCases.count) { slots in
+        return withUnsafeTemporaryAllocation(of: FlatValue.self, capacity: F.allCases.count) {
+            (slots) -> (signedDate: Int64, kept: KeptPayload)? in
             slots.initialize(repeating: .absent)
             guard FlatJSONScanner.scan(bytes, keys: Self.renewalKeys, into: slots), Self.haveTypes(slots, Self.renewalTypes) else {
                 return nil
@@ -171,7 +175,7 @@ public struct FastPayloadDecoder: Sendable {
             let state = RenewalState(
                 originalId: CompactIdentifier(utf8: originalTransactionId), signedDate: signed.integer,
                 autoRenewStatus: int32(.autoRenewStatus),
-                autoRenewProductId: text(.autoRenewProductId).map { compactor.internProductId($0, lane: lane) },
+                autoRenewProductId: text(.autoRenewProductId).map { compactor.internProductId($0, cache: cache) },
                 expirationIntent: int32(.expirationIntent), isInBillingRetryPeriod: bool(.isInBillingRetryPeriod),
                 gracePeriodExpiresDate: gracePeriod.kind == .integer ? gracePeriod.integer : nil,
                 priceIncreaseStatus: int32(.priceIncreaseStatus),

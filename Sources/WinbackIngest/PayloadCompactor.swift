@@ -1,4 +1,5 @@
 import Synchronization
+import WinbackCore
 
 /// Turns decoded payloads into the compact forms the ``Deduplicator`` stores, sharing one
 /// ``TransactionAttributes`` per distinct combination and one copy of each product id. Safe to call from
@@ -49,29 +50,29 @@ public final class PayloadCompactor: Sendable {
         }
     }
 
-    /// `intern(_: AttributeBytes)` through `lane` when there is one (its own copy, asking here once).
-    func intern(_ fields: AttributeBytes, lane: CompactorLane?) -> TransactionAttributes {
-        guard let lane else { return intern(fields) }
+    /// `intern(_: AttributeBytes)` through the worker's `cache` when there is one (its own copy, asking here once).
+    func intern(_ fields: AttributeBytes, cache: WorkerCache?) -> TransactionAttributes {
+        guard let cache else { return intern(fields) }
         let hash = fields.hash()
-        return lane.attributes(fields, hash: hash) ?? lane.adopt(intern(fields), hash: hash)
+        return cache.attributes(fields, hash: hash) ?? cache.adopt(intern(fields), hash: hash)
     }
 
-    /// The shared copy of the product id spelled `bytes`, through `lane` when there is one.
-    func internProductId(_ bytes: UnsafeBufferPointer<UInt8>, lane: CompactorLane?) -> String {
-        guard let lane else { return intern(String(decoding: bytes, as: UTF8.self)) }
+    /// The shared copy of the product id spelled `bytes`, through the worker's `cache` when there is one.
+    func internProductId(_ bytes: UnsafeBufferPointer<UInt8>, cache: WorkerCache?) -> String {
+        guard let cache else { return intern(String(decoding: bytes, as: UTF8.self)) }
         let hash = ByteSpelling.hash(bytes)
-        return lane.productId(bytes, hash: hash) ?? lane.adoptProductId(intern(String(decoding: bytes, as: UTF8.self)), hash: hash)
+        return cache.productId(bytes, hash: hash) ?? cache.adoptProductId(intern(String(decoding: bytes, as: UTF8.self)), hash: hash)
     }
 
     /// The identity with these fields (``RecentIdentities``): the one a recent transaction of the same
-    /// subscription got, else a new one from `make`; from `lane`'s table when there is one, else from the
+    /// subscription got, else a new one from `make`; from `cache`'s table when there is one, else from the
     /// shared table under its lock.
     func identity(
         originalTransactionId: UnsafeBufferPointer<UInt8>, appAccountToken: UnsafeBufferPointer<UInt8>?,
-        appTransactionId: UnsafeBufferPointer<UInt8>?, lane: CompactorLane? = nil, make: () -> SubscriptionIdentity
+        appTransactionId: UnsafeBufferPointer<UInt8>?, cache: WorkerCache? = nil, make: () -> SubscriptionIdentity
     ) -> SubscriptionIdentity {
-        if let lane {
-            return lane.identity(
+        if let cache {
+            return cache.identity(
                 originalTransactionId: originalTransactionId, appAccountToken: appAccountToken, appTransactionId: appTransactionId,
                 make: make)
         }

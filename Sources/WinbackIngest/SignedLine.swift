@@ -1,3 +1,5 @@
+import WinbackCore
+
 /// The common NDJSON lines — one object with one signed member, `{"signedTransactionInfo":"<JWS>"}`, or a
 /// status item's two, `{"signedTransactionInfo":"<JWS>","signedRenewalInfo":"<JWS>"}` — recognised
 /// without building a JSON tree or a `String` of each 3.8–6.6 KB JWS.

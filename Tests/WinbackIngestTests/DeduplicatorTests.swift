@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WinbackCore
+@testable import WinbackIngest
 
 @Suite struct DeduplicatorTests {
     /// A transaction of subscription `subscription` (its own id when `nil`).
@@ -129,9 +130,10 @@ import Testing
                 }
             }
         }
-        let (one, two) = (CompactorLane(), CompactorLane())
+        let app = AppIdentity(bundleId: "com.example", appAppleId: nil, environment: "Sandbox")
+        let (one, two) = (WorkerCache(app: app, compactor: compactor), WorkerCache(app: app, compactor: compactor))
         var sharedCalls = 0
-        func viaLane(_ lane: CompactorLane, _ storefront: String) -> TransactionAttributes {
+        func viaCache(_ lane: WorkerCache, _ storefront: String) -> TransactionAttributes {
             fields(storefront) { bytes in
                 if let own = lane.attributes(bytes, hash: bytes.hash()) { return own }
                 sharedCalls += 1
@@ -139,19 +141,19 @@ import Testing
             }
         }
         let shared = fields("USA") { compactor.intern($0) }
-        let first = viaLane(one, "USA")
+        let first = viaCache(one, "USA")
         #expect(first == shared && first !== shared && first.hashValue == shared.hashValue)
-        #expect(viaLane(one, "USA") === first)
-        let other = viaLane(two, "USA")
+        #expect(viaCache(one, "USA") === first)
+        let other = viaCache(two, "USA")
         #expect(other == shared && other !== first)
-        #expect(viaLane(one, "FRA").storefront == "FRA" && viaLane(one, "FRA") !== first)
-        #expect(sharedCalls == 3)  // once per lane and combination
+        #expect(viaCache(one, "FRA").storefront == "FRA" && viaCache(one, "FRA") !== first)
+        #expect(sharedCalls == 3)  // once per worker cache and combination
 
         let product = Array("com.example.yearly".utf8)
         let ids = product.withUnsafeBufferPointer { bytes in
-            (compactor.internProductId(bytes, lane: one), one.productId(bytes, hash: ByteSpelling.hash(bytes)))
+            (compactor.internProductId(bytes, cache: one), one.productId(bytes, hash: ByteSpelling.hash(bytes)))
         }
-        #expect(ids.0 == "com.example.yearly" && ids.1 == "com.example.yearly", "the lane keeps the product id it was given")
+        #expect(ids.0 == "com.example.yearly" && ids.1 == "com.example.yearly", "the worker cache keeps the product id it was given")
         #expect(Array("com.example.monthly".utf8).withUnsafeBufferPointer { one.productId($0, hash: ByteSpelling.hash($0)) } == nil)
     }
 

@@ -1,3 +1,5 @@
+import WinbackCore
+
 /// Reads the common shape of an App Store payload — one object whose members are plain strings, integers,
 /// booleans, `null` or arrays of plain strings, every key known — into one slot per key, without building
 /// a tree or any `String`.

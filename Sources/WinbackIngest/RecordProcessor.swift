@@ -9,28 +9,28 @@ public struct RecordProcessor: Sendable {
     public var acceptUnsignedPayloads: Bool
     /// Builds each accepted payload's compact form on the verifying thread.
     public var compactor: PayloadCompactor
-    /// Each worker's header copies and fast decoder (common-shape signed payloads straight into their kept
-    /// form, into ``compactor``).
-    let lanes: ProcessorLane.Pool
+    /// Each worker's cache: header copies, signature buffer and clock, and the fast decoder's tables
+    /// (common-shape signed payloads straight into their kept form, through ``compactor``).
+    public let caches: WorkerCache.Pool
 
     public init(verifier: SignedPayloadVerifier, acceptUnsignedPayloads: Bool, compactor: PayloadCompactor = PayloadCompactor()) {
         self.verifier = verifier
         self.acceptUnsignedPayloads = acceptUnsignedPayloads
         self.compactor = compactor
-        lanes = ProcessorLane.Pool(app: verifier.decoder.app, compactor: compactor)
+        caches = WorkerCache.Pool(app: verifier.decoder.app, compactor: compactor)
     }
 
     /// The outcomes of `raw` in input order (a notification before its nested records).
     public func process(_ raw: RawRecord) async -> [RecordOutcome] {
-        await lanes.withLane { lane in
+        await caches.withCache { cache in
             var outcomes: [RecordOutcome] = []
-            await process(raw, into: &outcomes, lane: lane)
+            await process(raw, into: &outcomes, cache: cache)
             return outcomes
         }
     }
 
-    /// Appends the outcomes of `raw` to `outcomes` (no array per record), verifying with `lane`.
-    func process(_ raw: RawRecord, into outcomes: inout [RecordOutcome], lane: ProcessorLane) async {
+    /// Appends the outcomes of `raw` to `outcomes` (no array per record), verifying with the worker's `cache`.
+    public func process(_ raw: RawRecord, into outcomes: inout [RecordOutcome], cache: WorkerCache) async {
         switch raw.content {
         case .failure(let failure):
             outcomes.append(.rejected(Rejection(location: raw.location, failure: failure, record: raw.text.string)))
@@ -50,9 +50,9 @@ public struct RecordProcessor: Sendable {
         case .signed(let jws, let kind):
             let payload: AcceptedPayload
             do {
-                switch try await verifier.verify(jws, as: kind, keeping: lane.fast, lane: lane.headers) {
-                case .kept(let kept):
-                    outcomes.append(.accepted(AcceptedRecord(location: raw.location, kept: kept, warnings: [])))
+                switch try await verifier.verify(jws, as: kind, cache: cache) {
+                case .decodedByCache:
+                    outcomes.append(.accepted(AcceptedRecord(location: raw.location, kept: cache.takeDecodedPayload(), warnings: [])))
                     return
                 case .decoded(let decoded, let warnings):
                     payload = decoded
@@ -73,7 +73,7 @@ public struct RecordProcessor: Sendable {
                 // A rejected nested record keeps the notification's original text (the whole NDJSON line, or the
                 // value's text in a document), so the reject replays as it was read (SPEC §4).
                 let nestedRecord = RawRecord(location: location, content: .signed(RecordText(nested), nestedKind), text: raw.text)
-                await process(nestedRecord, into: &outcomes, lane: lane)
+                await process(nestedRecord, into: &outcomes, cache: cache)
             }
         }
     }

@@ -1,3 +1,5 @@
+import WinbackCore
+
 /// Keeps the latest version of each transaction and renewal info (SPEC §5), grouped by subscription.
 ///
 /// Transactions are keyed by `transactionId` within their `originalTransactionId` (one group per

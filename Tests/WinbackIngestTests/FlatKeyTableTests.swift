@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WinbackCore
+@testable import WinbackIngest
 
 /// The key table against a plain search of its key list: every key, and every edit of one that a
 /// payload could hold instead (a changed, missing or extra byte, another case), for Apple's key sets.

@@ -1,3 +1,5 @@
+import WinbackCore
+
 /// Finds the records in an NDJSON line or a JSON document and classifies each (SPEC §3, §10).
 ///
 /// An object is classified as: `signedPayload` first (a notification); else `signedTransactionInfo` /

@@ -1,5 +1,6 @@
 import Testing
 import WinbackCore
+import WinbackIngest
 
 /// The fast decoder must agree with the general path (JSONParser → PayloadDecoder → PayloadCompactor)
 /// whenever it answers, and answer for the payloads App Store exports are made of.

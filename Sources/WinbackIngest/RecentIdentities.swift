@@ -1,3 +1,5 @@
+import WinbackCore
+
 /// The ``SubscriptionIdentity`` last made for each of a few hundred subscriptions (direct-mapped by a
 /// hash of `originalTransactionId`), so the next transaction of a subscription reuses it instead of
 /// allocating an object and up to three strings. Exports list a subscription's transactions together

@@ -1,3 +1,5 @@
+import WinbackCore
+
 /// A transaction's ``TransactionAttributes`` fields as UTF-8 bytes read in place from a payload (`nil`
 /// = absent), so ``PayloadCompactor`` can find the shared instance without building eight strings.
 /// Valid only while the payload's bytes are.

@@ -1,3 +1,5 @@
+import WinbackCore
+
 /// Byte offset → 1-based line number for a document.
 struct LineIndex {
     private var lineStarts: [Int] = [0]
