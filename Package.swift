@@ -46,8 +46,12 @@ let package = Package(
         // than zlib (docs/performance.md); it is optional: used when the build saw its header (apt: libisal-dev)
         // and libisal.so.2 loads at run time (dlopen), so nothing links it. zlib inflates otherwise.
         .target(name: "CInflate", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("dl")]),
-        // Files: input discovery (globs), gzip streams, line reading, report writers.
-        .target(name: "WinbackIO", dependencies: ["WinbackCore", "CZlib", "CInflate"]),
+        // Files: byte sources (digested: SHA-256 for the manifest), gzip streams, line reading, globs; report
+        // writers, atomic publishing and the run lock.
+        .target(
+            name: "WinbackIO",
+            dependencies: ["WinbackCore", "CZlib", "CInflate", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // The jobs: verify, run, sign, sample-data, bench; the offer ledger. Effects (files, clock, randomness) live here.
         .target(
             name: "WinbackJobs",

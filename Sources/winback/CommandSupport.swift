@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WinbackIO
 import WinbackJobs
 
 /// Output and error handling shared by the subcommands.
@@ -12,7 +13,7 @@ enum CommandSupport {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
-    /// Runs `body`, turning a ``JobError`` into its message and exit code.
+    /// Runs `body`, turning a ``JobError`` (or a file error from WinbackIO, exit 74) into its message and exit code.
     static func run(_ body: () async throws -> Int32) async throws {
         MemoryRelease.configureHeap()
         let code: Int32
@@ -21,6 +22,10 @@ enum CommandSupport {
         } catch let error as JobError {
             writeStderr("winback: error: \(error.description)\n")
             throw ExitCode(error.exitCode)
+        } catch let error as IOError {
+            let jobError = JobError.io(error)
+            writeStderr("winback: error: \(jobError.description)\n")
+            throw ExitCode(jobError.exitCode)
         } catch let error as ExitCode {
             throw error
         } catch {

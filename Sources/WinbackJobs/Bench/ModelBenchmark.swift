@@ -1,6 +1,7 @@
 import Foundation
 import WinbackCore
 import WinbackCrypto
+import WinbackIO
 import WinbackIngest
 
 /// `winback bench model`: times the model and the report writers on simulated (unsigned) transactions,

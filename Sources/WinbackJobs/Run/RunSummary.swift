@@ -1,4 +1,5 @@
 import WinbackCore
+import WinbackIO
 
 /// `summary.json.gz` and the run's stdout line (SPEC §10).
 enum RunSummary {

@@ -14,6 +14,14 @@ public enum JobError: Error, Sendable, CustomStringConvertible {
     /// Anything else (1).
     case internalError(String)
 
+    /// The job error of a run lock that could not be taken (75 when another run holds it, 74 otherwise).
+    public init(_ failure: RunLock.Failure) {
+        switch failure {
+        case .io(let error): self = .io(error)
+        case .held(let message): self = .locked(message)
+        }
+    }
+
     /// The process exit code.
     public var exitCode: Int32 {
         switch self {

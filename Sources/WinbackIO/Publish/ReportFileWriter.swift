@@ -1,26 +1,27 @@
 import Crypto
 import Foundation
 import WinbackCore
-import WinbackIO
 
 /// Streams text lines into a gzip file through zlib, counting rows and hashing the compressed bytes.
 /// Memory holds one compressed chunk, never the whole file.
-final class ReportFileWriter {
+public final class ReportFileWriter {
     private let handle: FileHandle
     private let path: String
     private var gzip: GzipWriter?
     private var hasher = SHA256()
     private var byteCount = 0
     private var pending: [UInt8] = []
-    private(set) var rows = 0
-    let schema: ReportSchema
+    /// Data rows (or lines) written so far.
+    public private(set) var rows = 0
+    /// The file's name and columns.
+    public let schema: ReportSchema
 
     /// Creates `directory/schema.name`; for CSV files the header is written first (not counted as a row).
-    init(directory: String, schema: ReportSchema, isCSV: Bool) throws(JobError) {
+    public init(directory: String, schema: ReportSchema, isCSV: Bool) throws(IOError) {
         path = directory + "/" + schema.name
         self.schema = schema
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw .io(IOError(path: path, reason: "cannot create file"))
+            throw IOError(path: path, reason: "cannot create file")
         }
         self.handle = handle
         do {
@@ -31,7 +32,7 @@ final class ReportFileWriter {
             }
             if isCSV { try gzip?.write(schema.header) }
         } catch {
-            throw .io(IOError(path: path, reason: "\(error)"))
+            throw IOError(path: path, reason: "\(error)")
         }
     }
 
@@ -43,7 +44,7 @@ final class ReportFileWriter {
     /// 0.48 s); `eligible_accounts.csv.gz` 8 MB raw, 10 % larger than 5 for 48 % less (0.044 against
     /// 0.084 s); `offers.ndjson.gz` 52 MB raw, signatures and nonces that do not compress, level 2 as fast
     /// as 1 and 3 and within 0.3 % of 3's size.
-    static func gzipLevel(_ schema: ReportSchema) -> Int32 {
+    public static func gzipLevel(_ schema: ReportSchema) -> Int32 {
         switch schema.name {
         case ReportSchema.offers.name, ReportSchema.subscriptions.name, ReportSchema.eligibleAccounts.name: 2
         default: 6
@@ -51,47 +52,47 @@ final class ReportFileWriter {
     }
 
     /// Appends one row or line (with its trailing newline).
-    func write(line: String) throws(JobError) {
+    public func write(line: String) throws(IOError) {
         pending.append(contentsOf: line.utf8)
         try rowAppended()
     }
 
     /// Appends a CSV row (encoded straight into the bytes to compress).
-    func write(row: [String?]) throws(JobError) {
+    public func write(row: [String?]) throws(IOError) {
         CSVFormat.append(row, to: &pending)
         try rowAppended()
     }
 
     /// Appends a CSV line that `appendLine` writes into the pending bytes itself (with its newline).
-    func write(appendingLine appendLine: (inout [UInt8]) -> Void) throws(JobError) {
+    public func write(appendingLine appendLine: (inout [UInt8]) -> Void) throws(IOError) {
         appendLine(&pending)
         try rowAppended()
     }
 
     /// Counts the row just appended to ``pending`` and compresses the pending bytes once there are 64 KiB.
-    private func rowAppended() throws(JobError) {
+    private func rowAppended() throws(IOError) {
         rows += 1
         if pending.count >= 1 << 16 { try flushPending() }
     }
 
-    private func flushPending() throws(JobError) {
+    private func flushPending() throws(IOError) {
         do {
             try gzip?.write(pending)
         } catch {
-            throw .io(IOError(path: path, reason: "\(error)"))
+            throw IOError(path: path, reason: "\(error)")
         }
         pending.removeAll(keepingCapacity: true)
     }
 
     /// Ends the gzip stream, syncs and closes the file.
-    func finish() throws(JobError) -> OutputStats {
+    public func finish() throws(IOError) -> OutputStats {
         try flushPending()
         do {
             try gzip?.finish()
             try handle.synchronize()
             try handle.close()
         } catch {
-            throw .io(IOError(path: path, reason: "\(error)"))
+            throw IOError(path: path, reason: "\(error)")
         }
         gzip = nil
         let digest = HexDigest.string(hasher.finalize())

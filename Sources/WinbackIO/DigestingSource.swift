@@ -1,17 +1,18 @@
 import Crypto
-import WinbackIO
 
 /// Passes a file's bytes through while computing their SHA-256 and size (for the manifest).
-final class DigestingSource: ByteSource {
+public final class DigestingSource: ByteSource {
     private let inner: any ByteSource
     private var hasher = SHA256()
-    private(set) var byteCount = 0
+    /// Bytes read so far.
+    public private(set) var byteCount = 0
 
-    init(_ inner: any ByteSource) {
+    /// A source passing `inner`'s bytes through.
+    public init(_ inner: any ByteSource) {
         self.inner = inner
     }
 
-    func read(into destination: UnsafeMutableRawBufferPointer) throws -> Int {
+    public func read(into destination: UnsafeMutableRawBufferPointer) throws -> Int {
         var inner = self.inner
         let count = try inner.read(into: destination)
         if count > 0 {
@@ -22,5 +23,5 @@ final class DigestingSource: ByteSource {
     }
 
     /// Lower-case hex SHA-256 of everything read so far.
-    func hexDigest() -> String { HexDigest.string(hasher.finalize()) }
+    public func hexDigest() -> String { HexDigest.string(hasher.finalize()) }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import WinbackIO
 
 #if canImport(Glibc)
     import Glibc
@@ -9,17 +8,27 @@ import WinbackIO
 /// a killed run never blocks the next night. The holder writes its pid and start time into the file.
 public final class RunLock {
     private let descriptor: Int32
+
+    /// Why the lock could not be taken.
+    public enum Failure: Error, Sendable {
+        /// The lock file cannot be opened.
+        case io(IOError)
+        /// Another run holds the lock: the message names the file and the holder's pid and start time.
+        case held(String)
+    }
+
+    /// The lock file, `<output>/.lock`.
     public let path: String
 
-    /// Takes the lock or throws ``JobError/locked`` naming the holder (exit 75).
-    public init(outputDirectory: String, startedAt: String) throws(JobError) {
+    /// Takes the lock or throws ``Failure/held`` naming the holder.
+    public init(outputDirectory: String, startedAt: String) throws(Failure) {
         path = outputDirectory + "/.lock"
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .io(IOError(path: path, reason: String(cString: strerror(errno)))) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             close(descriptor)
-            throw .locked("another run holds the lock \(path) (\(holder.isEmpty ? "holder unknown" : holder)); exiting")
+            throw .held("another run holds the lock \(path) (\(holder.isEmpty ? "holder unknown" : holder)); exiting")
         }
         self.descriptor = descriptor
         let text = "pid \(getpid()) started \(startedAt)\n"

@@ -1,0 +1,70 @@
+import Foundation
+import WinbackCore
+import WinbackCrypto
+import WinbackIO
+
+/// What every stage of one `winback run` shares: the loaded config, the report calendar, the campaigns
+/// with their signer and ledger, the lock held on the output directory, and the temporary directory the
+/// day's files are written into before they are published.
+struct RunContext {
+    let options: RunOptions
+    let loaded: LoadedConfig
+    let calendar: ReportCalendar
+    let campaigns: [Campaign]
+    let signer: OfferSigner?
+    let ledger: OfferLedger?
+    /// Held until the run ends: a second run on the same output exits 75 meanwhile.
+    let lock: RunLock
+    let publisher: Publisher
+    /// Where the day's files are written; renamed into `dt=<D>` by the publish stage.
+    let temporary: String
+
+    var config: WinbackConfig { loaded.config }
+
+    /// Reads and checks the config, computes the as-of day, loads the signing key and ledger when a campaign
+    /// needs them, takes the output lock and clears leftovers of killed runs.
+    static func prepare(_ options: RunOptions) throws -> RunContext {
+        let loaded = try LoadedConfig.load(path: options.configPath)
+        let config = loaded.config
+        let cwd = FileManager.default.currentDirectoryPath
+        let output = options.outputOverride.map { FileSystem.resolve($0, against: cwd) } ?? loaded.resolve(config.output)
+        let calendar = try RunJob.calendar(config: config, asOf: options.asOf, now: options.now())
+        let campaigns: [Campaign]
+        do {
+            campaigns = try CampaignParser.parse(config.campaigns)
+        } catch {
+            throw JobError.config(file: loaded.path, error)
+        }
+        let signer =
+            try campaigns.contains(where: { $0.audience.isSigned })
+            ? OfferSigner(
+                key: SigningKeyLoader.load(loaded, environment: options.environment, warn: { RunJob.warn($0, isQuiet: options.isQuiet) }),
+                bundleId: config.app.bundleId)
+            : nil
+        let ledgerPath = options.ledgerOverride.map { FileSystem.resolve($0, against: cwd) } ?? loaded.resolve(config.ledger)
+        let ledger = campaigns.isEmpty ? nil : try OfferLedger(path: ledgerPath)
+
+        do {
+            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        } catch {
+            throw JobError.io(IOError(path: output, reason: "cannot create output directory (\(error.localizedDescription))"))
+        }
+        guard FileManager.default.isWritableFile(atPath: output) else {
+            throw JobError.io(IOError(path: output, reason: "output directory is not writable"))
+        }
+        let lock: RunLock
+        do {
+            lock = try RunLock(outputDirectory: output, startedAt: RunJob.timestamp(options.now()))
+        } catch {
+            throw JobError(error)
+        }
+        let publisher = Publisher(outputDirectory: output, asOf: calendar.asOfLabel)
+        publisher.removeLeftovers()
+        return RunContext(
+            options: options, loaded: loaded, calendar: calendar, campaigns: campaigns, signer: signer, ledger: ledger, lock: lock,
+            publisher: publisher, temporary: try publisher.makeTemporaryDirectory())
+    }
+
+    /// A warning on stderr, unless `--quiet`.
+    func warn(_ message: String) { RunJob.warn(message, isQuiet: options.isQuiet) }
+}

@@ -1,6 +1,0 @@
-/// Lower-case hex of a digest (the manifest's `sha256` fields).
-enum HexDigest {
-    static func string(_ bytes: some Sequence<UInt8>) -> String {
-        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-    }
-}

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+import WinbackTestSupport
+
+/// WinbackCore holds values and pure functions only: no locks or atomics, no unchecked sendability, no
+/// clock, no files, no environment, no randomness. Those live in the modules above it.
+@Suite struct CorePurityTests {
+    /// Each forbidden spelling and what it would bring into the core.
+    static let forbidden: [(pattern: String, meaning: String)] = [
+        ("import Synchronization", "locks and atomics"), ("Mutex<", "a lock"), ("Atomic<", "an atomic"),
+        ("@unchecked Sendable", "unchecked sendability"), ("Date()", "the clock"), ("Date.now", "the clock"),
+        ("clock_gettime", "the clock"), ("DispatchTime", "the clock"), ("ContinuousClock", "the clock"),
+        ("SuspendingClock", "the clock"), ("FileManager", "files"), ("FileHandle", "files"), ("fopen(", "files"),
+        ("contentsOfFile", "files"), ("contentsOf: URL", "files"), ("Data(contentsOf", "files"), ("Glibc.open", "files"),
+        ("Glibc.read", "files"), ("ProcessInfo", "the environment"), ("getenv(", "the environment"),
+        ("SystemRandomNumberGenerator", "randomness"), (".random(", "randomness"),
+    ]
+
+    @Test func coreSourcesHaveNoEffects() throws {
+        let directory = Fixtures.packageRoot.appendingPathComponent("Sources/WinbackCore")
+        let files = try #require(FileManager.default.enumerator(atPath: directory.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 50, "found only \(files.count) sources under \(directory.path)")
+        var found: [String] = []
+        for file in files.sorted() {
+            let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                if code.hasPrefix("//") { continue }
+                for (pattern, meaning) in Self.forbidden where line.contains(pattern) {
+                    found.append("Sources/WinbackCore/\(file):\(number + 1): \(pattern) (\(meaning))")
+                }
+            }
+        }
+        #expect(found == [], "\(found.joined(separator: "\n"))")
+    }
+}
