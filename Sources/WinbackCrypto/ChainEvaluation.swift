@@ -7,8 +7,11 @@ import WinbackCore
 public struct ChainEvaluation: Sendable {
     /// One certificate's validity window in whole epoch seconds, both bounds inclusive.
     public struct ValidityWindow: Sendable {
+        /// `root`, `intermediate` or `leaf`.
         public var role: String
+        /// Not valid before, epoch seconds.
         public var notBeforeSeconds: Int64
+        /// Not valid after, epoch seconds.
         public var notAfterSeconds: Int64
     }
 

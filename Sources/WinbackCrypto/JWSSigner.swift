@@ -6,8 +6,10 @@ import WinbackCore
 /// Used for the V2 promotional-offer and introductory-offer-eligibility JWS (header
 /// `{"alg":"ES256","kid":…,"typ":"JWT"}`) and, with an `x5c` header, for the synthetic sample exports.
 public struct JWSSigner: Sendable {
+    /// The signing key.
     public let key: P256.Signing.PrivateKey
 
+    /// A signer with `key`.
     public init(key: P256.Signing.PrivateKey) {
         self.key = key
     }

@@ -24,12 +24,13 @@ public final class SignatureClock: @unchecked Sendable {
     /// Thread CPU nanoseconds of the timed checks.
     @exclusivity(unchecked) public private(set) var sampledNanoseconds: Int64 = 0
     /// Every how many checks one is timed. A timed check reads the thread CPU clock four times, each a
-    /// system call (~0.85 µs here: that clock has no vDSO path); one in 128 keeps that under 0.03 µs per
-    /// record and still times ~90 000 checks of a scale run (one in 64 cost 0.05 µs per record).
+    /// system call (that clock has no vDSO path): one in 128 keeps that cost negligible per record and
+    /// still times tens of thousands of checks in a nightly run.
     public static let interval = 128
     /// Nanoseconds a pair of back-to-back clock reads shows with nothing between them.
     private let readCost: Int64
 
+    /// A clock with no checks yet; measures the cost of reading the clock.
     public init() {
         var least = Int64.max
         for _ in 0..<33 {

@@ -17,10 +17,13 @@ import WinbackCore
 /// (`missing_apple_oid`) → the 64-byte ES256 signature (`invalid_signature`) → app, environment,
 /// field types and required fields (``PayloadDecoder``).
 public struct SignedPayloadVerifier: Sendable {
+    /// Validates each distinct chain once.
     public let chains: ChainValidator
+    /// Checks and decodes payloads the general way.
     public let decoder: PayloadDecoder
     private let headers = JWSHeaderCache()
 
+    /// A verifier trusting `chains`' roots, decoding with `decoder`.
     public init(chains: ChainValidator, decoder: PayloadDecoder) {
         self.chains = chains
         self.decoder = decoder

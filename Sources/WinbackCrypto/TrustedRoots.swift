@@ -3,14 +3,17 @@ import X509
 
 /// The configured root certificates that every x5c chain must lead to.
 public struct TrustedRoots: Sendable {
+    /// The certificates the file held.
     public var certificates: [Certificate]
 
+    /// A set of trusted roots.
     public init(certificates: [Certificate]) {
         self.certificates = certificates
     }
 
     /// Why a root certificate file cannot be used.
     public struct LoadError: Error, Sendable, CustomStringConvertible {
+        /// What the file held instead of certificates.
         public var description: String
     }
 

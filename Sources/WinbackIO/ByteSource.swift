@@ -21,6 +21,8 @@ extension ByteSource {
 public struct StreamDamage: Error, Sendable, CustomStringConvertible {
     /// Decompressed bytes delivered before the damage.
     public var offset: Int
+    /// What went wrong.
     public var reason: String
+    /// `reason after N decompressed bytes`.
     public var description: String { "\(reason) after \(offset) decompressed bytes" }
 }

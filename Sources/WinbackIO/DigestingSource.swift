@@ -12,6 +12,7 @@ public final class DigestingSource: ByteSource {
         self.inner = inner
     }
 
+    /// Reads from the inner source, hashing and counting what it returns.
     public func read(into destination: UnsafeMutableRawBufferPointer) throws -> Int {
         var inner = self.inner
         let count = try inner.read(into: destination)

@@ -8,12 +8,13 @@
 ///
 /// With `direct`, the file is read with `O_DIRECT` where its file system allows it: whole aligned chunks
 /// (``directChunkSize``) go from the disk into a buffer of this source's own, bypassing the page cache,
-/// and are copied out from there. An export is read once per run, and on this project's nightly machine
-/// the page cache did not keep it between runs: a buffered read then copied every byte out of freshly
-/// allocated cache pages: `dd` took 0.78 s of system CPU for 500 MB buffered, 0.03 s for 400 MB direct.
+/// and are copied out from there. An export is read once per run and the page cache does not keep it
+/// between nights, so a buffered read would copy every byte out of freshly allocated cache pages, which
+/// costs far more system CPU (docs/performance.md).
 /// A file system without `O_DIRECT` (procfs; tmpfs on older kernels) gets plain reads.
 public final class FileByteSource: ByteSource {
     private var descriptor: Int32
+    /// The file read.
     public let path: String
     /// The aligned chunk direct reads land in (`nil` for plain reads) and the part not handed out yet.
     private var chunk: UnsafeMutableRawBufferPointer?
@@ -53,6 +54,7 @@ public final class FileByteSource: ByteSource {
     /// Whether reads bypass the page cache.
     public var isDirect: Bool { chunk != nil }
 
+    /// Reads the next bytes into `destination`; 0 at the end of the file.
     public func read(into destination: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let base = destination.baseAddress, destination.count > 0 else { return 0 }
         guard let chunk else { return try read(base, count: destination.count) }

@@ -10,9 +10,12 @@ import WinbackCore
 public enum Glob {
     /// One matched file: its path relative to the base (`/`-separated, as reported) and on disk.
     public struct Match: Sendable, Hashable, Comparable {
+        /// The path relative to the base directory.
         public var relativePath: String
+        /// The absolute path.
         public var absolutePath: String
 
+        /// Byte order of the relative paths.
         public static func < (lhs: Match, rhs: Match) -> Bool {
             CodePointOrder.less(lhs.relativePath, rhs.relativePath)
         }

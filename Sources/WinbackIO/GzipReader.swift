@@ -63,6 +63,7 @@ public final class GzipReader: ByteSource {
         if inputCount == 0 { isSourceFinished = true }
     }
 
+    /// Fills `destination` with inflated bytes; 0 at the end. Throws ``StreamDamage`` for a corrupt or truncated stream.
     public func read(into destination: UnsafeMutableRawBufferPointer) throws -> Int {
         if isFinished { return 0 }
         guard let output = destination.baseAddress?.assumingMemoryBound(to: UInt8.self), destination.count > 0 else { return 0 }

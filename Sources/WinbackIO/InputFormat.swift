@@ -6,9 +6,12 @@ public struct InputFormat: Sendable, Equatable {
         case document
     }
 
+    /// NDJSON lines or one JSON document.
     public var shape: Shape
+    /// Whether the file is gzip (`.gz`).
     public var isGzip: Bool
 
+    /// A format of `shape`, gzip or not.
     public init(shape: Shape, isGzip: Bool) {
         self.shape = shape
         self.isGzip = isGzip

@@ -6,6 +6,7 @@ public struct LineBatch: Sendable {
     /// Each line's number (from 1) and its range in `bytes`, without `\n` / `\r\n`.
     public var lines: [(number: Int, range: Range<Int>)]
 
+    /// A batch of `lines` (numbers and ranges) in `bytes`.
     public init(bytes: [UInt8], lines: [(number: Int, range: Range<Int>)]) {
         self.bytes = bytes
         self.lines = lines

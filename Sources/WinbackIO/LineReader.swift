@@ -33,6 +33,7 @@ public struct LineReader {
     /// The least room a read is given.
     private static let chunkSize = 1 << 18
 
+    /// A reader of `source`'s lines.
     public init(source: any ByteSource) {
         self.source = source
     }

@@ -5,13 +5,13 @@ import WinbackCore
 /// Valid only while the payload's bytes are.
 struct AttributeBytes {
     var productId: UnsafeBufferPointer<UInt8>
-    var subscriptionGroupId: UnsafeBufferPointer<UInt8>?
+    var subscriptionGroupIdentifier: UnsafeBufferPointer<UInt8>?
     var type: UnsafeBufferPointer<UInt8>
     var offerIdentifier: UnsafeBufferPointer<UInt8>?
     var offerDiscountType: UnsafeBufferPointer<UInt8>?
     var offerPeriod: UnsafeBufferPointer<UInt8>?
     var storefront: UnsafeBufferPointer<UInt8>?
-    var ownership: UnsafeBufferPointer<UInt8>?
+    var inAppOwnershipType: UnsafeBufferPointer<UInt8>?
 
     /// FNV-1a over each field's presence, length and bytes.
     func hash() -> UInt64 {
@@ -24,13 +24,13 @@ struct AttributeBytes {
             hash = ByteSpelling.mix(ByteSpelling.mix(hash, UInt64(field.count)), field)
         }
         mix(productId)
-        mix(subscriptionGroupId)
+        mix(subscriptionGroupIdentifier)
         mix(type)
         mix(offerIdentifier)
         mix(offerDiscountType)
         mix(offerPeriod)
         mix(storefront)
-        mix(ownership)
+        mix(inAppOwnershipType)
         return hash
     }
 
@@ -38,18 +38,19 @@ struct AttributeBytes {
     func spell(_ attributes: TransactionAttributes) -> Bool {
         let same = ByteSpelling.matches
         return same(attributes.productId, productId) && same(attributes.type, type)
-            && same(attributes.subscriptionGroupId, subscriptionGroupId) && same(attributes.offerIdentifier, offerIdentifier)
+            && same(attributes.subscriptionGroupIdentifier, subscriptionGroupIdentifier)
+            && same(attributes.offerIdentifier, offerIdentifier)
             && same(attributes.offerDiscountType, offerDiscountType) && same(attributes.offerPeriod, offerPeriod)
-            && same(attributes.storefront, storefront) && same(attributes.ownership, ownership)
+            && same(attributes.storefront, storefront) && same(attributes.inAppOwnershipType, inAppOwnershipType)
     }
 
     /// The attributes with these fields as strings.
     func attributes() -> TransactionAttributes {
         func string(_ bytes: UnsafeBufferPointer<UInt8>?) -> String? { bytes.map { String(decoding: $0, as: UTF8.self) } }
         return TransactionAttributes(
-            productId: String(decoding: productId, as: UTF8.self), subscriptionGroupId: string(subscriptionGroupId),
+            productId: String(decoding: productId, as: UTF8.self), subscriptionGroupIdentifier: string(subscriptionGroupIdentifier),
             type: String(decoding: type, as: UTF8.self), offerIdentifier: string(offerIdentifier),
             offerDiscountType: string(offerDiscountType),
-            offerPeriod: string(offerPeriod), storefront: string(storefront), ownership: string(ownership))
+            offerPeriod: string(offerPeriod), storefront: string(storefront), inAppOwnershipType: string(inAppOwnershipType))
     }
 }

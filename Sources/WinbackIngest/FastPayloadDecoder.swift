@@ -97,9 +97,9 @@ public struct FastPayloadDecoder: Sendable {
             // SubscriptionTransaction.init(_:attributes:), from the bytes.
             let attributes = compactor.intern(
                 AttributeBytes(
-                    productId: productId, subscriptionGroupId: text(.subscriptionGroupIdentifier), type: type,
+                    productId: productId, subscriptionGroupIdentifier: text(.subscriptionGroupIdentifier), type: type,
                     offerIdentifier: text(.offerIdentifier), offerDiscountType: text(.offerDiscountType), offerPeriod: text(.offerPeriod),
-                    storefront: text(.storefront), ownership: text(.inAppOwnershipType)), cache: cache)
+                    storefront: text(.storefront), inAppOwnershipType: text(.inAppOwnershipType)), cache: cache)
             let transaction = SubscriptionTransaction(
                 transactionIdentifier: CompactIdentifier(utf8: transactionId),
                 identity: compactor.identity(

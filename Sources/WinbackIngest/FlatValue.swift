@@ -3,6 +3,7 @@ import WinbackCore
 /// One member value of a flat JSON object as ``FlatJSONScanner`` found it: where its text is and, for a
 /// number or boolean, its value. Strings are ASCII without escapes, so their bytes are their characters.
 public struct FlatValue: Sendable, Equatable {
+    /// What a member held.
     public enum Kind: UInt8, Sendable {
         /// The key did not occur.
         case absent
@@ -14,14 +15,17 @@ public struct FlatValue: Sendable, Equatable {
         case stringArray
     }
 
+    /// What the member held.
     public var kind: Kind
     /// The integer, or 1 / 0 for `true` / `false`.
     public var integer: Int64
     /// Byte offsets of a string's characters (without the quotes) or of an array's contents.
     public var range: Range<Int>
 
+    /// A key that did not occur.
     public static let absent = FlatValue(kind: .absent, integer: 0, range: 0..<0)
 
+    /// A value of `kind`.
     public init(kind: Kind, integer: Int64, range: Range<Int>) {
         self.kind = kind
         self.integer = integer

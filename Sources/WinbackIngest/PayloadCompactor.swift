@@ -15,6 +15,7 @@ public final class PayloadCompactor: Sendable {
     private let tables = Mutex(Tables())
     private let identities = Mutex(RecentIdentities())
 
+    /// Empty tables.
     public init() {}
 
     /// The compact form of `payload`.

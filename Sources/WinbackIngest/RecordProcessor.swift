@@ -5,7 +5,9 @@ import WinbackCrypto
 /// and, for an accepted notification, its nested `signedTransactionInfo` / `signedRenewalInfo` as
 /// records of their own (path `data.signedTransactionInfo`, relative to the notification payload).
 public struct RecordProcessor: Sendable {
+    /// Checks each JWS.
     public var verifier: SignedPayloadVerifier
+    /// Accept decoded payloads (`trust.acceptUnsignedPayloads`).
     public var acceptUnsignedPayloads: Bool
     /// Builds each accepted payload's compact form on the verifying thread.
     public var compactor: PayloadCompactor
@@ -13,6 +15,7 @@ public struct RecordProcessor: Sendable {
     /// (common-shape signed payloads straight into their kept form, through ``compactor``).
     public let caches: WorkerCache.Pool
 
+    /// A processor verifying with `verifier`, keeping accepted payloads through `compactor`.
     public init(verifier: SignedPayloadVerifier, acceptUnsignedPayloads: Bool, compactor: PayloadCompactor = PayloadCompactor()) {
         self.verifier = verifier
         self.acceptUnsignedPayloads = acceptUnsignedPayloads

@@ -10,13 +10,14 @@ import WinbackCore
 /// that the next JWS starting with the same bytes is scanned from after them (``SignedLine``).
 ///
 /// An export signs every record with one certificate chain, so every JWS of a file starts with the same
-/// ~3.8 KB header segment (`x5c`), ~75 % of a transaction's JWS. Comparing those bytes with `memcmp` costs
+/// header segment (`x5c`), most of a transaction's JWS. Comparing those bytes with `memcmp` costs
 /// a fraction of checking each one for a quote, backslash or control byte, and they were checked when
 /// the prefix was learned: it only ever holds bytes of a string ``PlainString`` accepted.
 public struct ScannedPrefix: Sendable {
     /// Printable ASCII without a quote or backslash; empty until a JWS with a dot has been scanned.
     private(set) var bytes: [UInt8] = []
 
+    /// No prefix yet.
     public init() {}
 
     /// The length of the prefix when `buffer[start..<end]` starts with it, else 0.

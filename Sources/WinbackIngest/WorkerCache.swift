@@ -12,7 +12,7 @@ import WinbackCrypto
 /// its own copies (equal to the shared instances, `==` and `hash` alike) and asks the shared tables once per
 /// value it has not seen. A worker checks a cache out of the ``Pool`` for a batch and returns it after, so
 /// one task uses a cache at a time; its tables skip the runtime exclusivity check for that reason (that one
-/// user never overlaps two accesses, and the check's thread-local access set cost ~0.2 µs per record).
+/// user never overlaps two accesses, and the check's thread-local access set is a cost on every record).
 public final class WorkerCache: VerifierWorkerCache, @unchecked Sendable {
     /// Decodes common-shape payloads straight into their kept form, through this cache's tables.
     let decoder: FastPayloadDecoder
@@ -21,6 +21,7 @@ public final class WorkerCache: VerifierWorkerCache, @unchecked Sendable {
 
     // Verification
     @exclusivity(unchecked) private var headerEntries = HeaderEntries(capacity: 64)
+    /// Samples this worker's signature checks.
     public let clock = SignatureClock()
     /// The last record's ES256 signature, decoded in place into the bytes this value already owns.
     ///
@@ -46,16 +47,19 @@ public final class WorkerCache: VerifierWorkerCache, @unchecked Sendable {
 
     // MARK: VerifierWorkerCache
 
+    /// This worker's copy of the header entry whose segment is `segment`.
     public func headerEntry(_ segment: UnsafeBufferPointer<UInt8>, hash: Int) -> JWSHeaderCache.Entry? {
         headerEntries.lookup(segment, hash: hash)
     }
 
+    /// Keeps a private copy of `shared` and returns it.
     public func adoptHeaderEntry(_ shared: JWSHeaderCache.Entry, hash: Int) -> JWSHeaderCache.Entry {
         let copy = shared.privateCopy()
         headerEntries.insert(copy, hash: hash)
         return copy
     }
 
+    /// Decodes a 64-byte signature segment into ``signature`` in place; `false` for any other segment.
     public func decodeSignature(_ segment: UnsafeBufferPointer<UInt8>) -> Bool {
         guard segment.count == Self.signatureCharacters else { return false }
         return signature?.rawRepresentation.withUnsafeMutableBytes { bytes in
@@ -66,6 +70,7 @@ public final class WorkerCache: VerifierWorkerCache, @unchecked Sendable {
     /// The base64url length of a 64-byte signature without padding.
     private static let signatureCharacters = 86
 
+    /// Decodes a common-shape payload into its kept form (``takeDecodedPayload()``); its `signedDate`, or `nil` for the general path.
     public func decodePayload(_ json: UnsafeBufferPointer<UInt8>, as kind: PayloadKind) -> Int64? {
         guard let (signedDate, kept) = decoder.decode(json, as: kind, cache: self) else { return nil }
         decoded = kept

@@ -14,10 +14,10 @@ import WinbackCore
         offer: (Int32, String?, String, String)? = nil, revoked: String? = nil, upgraded: Bool = false, family: Bool = false
     ) -> SubscriptionTransaction {
         SubscriptionTransaction(
-            transactionId: id, originalTransactionId: subscription, productId: product, subscriptionGroupId: "g1",
+            transactionId: id, originalTransactionId: subscription, productId: product, subscriptionGroupIdentifier: "g1",
             purchaseDate: day(purchase), expiresDate: day(expires), revocationDate: revoked.map(day), isUpgraded: upgraded,
             offerType: trial ? 1 : offer?.0, offerIdentifier: offer?.1, offerDiscountType: trial ? "FREE_TRIAL" : offer?.2,
-            offerPeriod: trial ? "P1W" : offer?.3, ownership: family ? "FAMILY_SHARED" : "PURCHASED")
+            offerPeriod: trial ? "P1W" : offer?.3, inAppOwnershipType: family ? "FAMILY_SHARED" : "PURCHASED")
     }
 
     static let transactions: [SubscriptionTransaction] = [

@@ -73,8 +73,8 @@ import Testing
         func attributes(storefront: String?, offerPeriod: String? = nil) -> TransactionAttributes {
             compactor.intern(
                 TransactionAttributes(
-                    productId: "p.monthly", subscriptionGroupId: "g", type: "Auto-Renewable Subscription", offerIdentifier: nil,
-                    offerDiscountType: nil, offerPeriod: offerPeriod, storefront: storefront, ownership: "PURCHASED"))
+                    productId: "p.monthly", subscriptionGroupIdentifier: "g", type: "Auto-Renewable Subscription", offerIdentifier: nil,
+                    offerDiscountType: nil, offerPeriod: offerPeriod, storefront: storefront, inAppOwnershipType: "PURCHASED"))
         }
         func fromBytes(storefront: String?, offerPeriod: String? = nil) -> TransactionAttributes {
             func with(_ text: String?, _ body: (UnsafeBufferPointer<UInt8>?) -> TransactionAttributes) -> TransactionAttributes {
@@ -86,12 +86,12 @@ import Testing
                     with("Auto-Renewable Subscription") { type in
                         with(storefront) { storefront in
                             with(offerPeriod) { period in
-                                with("PURCHASED") { ownership in
+                                with("PURCHASED") { inAppOwnershipType in
                                     compactor.intern(
                                         AttributeBytes(
-                                            productId: product!, subscriptionGroupId: group, type: type!, offerIdentifier: nil,
+                                            productId: product!, subscriptionGroupIdentifier: group, type: type!, offerIdentifier: nil,
                                             offerDiscountType: nil,
-                                            offerPeriod: period, storefront: storefront, ownership: ownership))
+                                            offerPeriod: period, storefront: storefront, inAppOwnershipType: inAppOwnershipType))
                                 }
                             }
                         }
@@ -123,9 +123,9 @@ import Testing
                     front.withUnsafeBufferPointer { f in
                         body(
                             AttributeBytes(
-                                productId: p, subscriptionGroupId: nil, type: t, offerIdentifier: nil, offerDiscountType: nil,
+                                productId: p, subscriptionGroupIdentifier: nil, type: t, offerIdentifier: nil, offerDiscountType: nil,
                                 offerPeriod: nil,
-                                storefront: f, ownership: nil))
+                                storefront: f, inAppOwnershipType: nil))
                     }
                 }
             }

@@ -7,6 +7,7 @@ public struct FieldError: Error, Sendable, Equatable {
     /// What was found, quoted (`'abc' (string)`).
     public var found: String
 
+    /// `field` held `found` where `expected` was required.
     public init(field: String, expected: String, found: String) {
         self.field = field
         self.expected = expected

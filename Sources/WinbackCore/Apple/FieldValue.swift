@@ -18,6 +18,7 @@ public enum FieldValue {
 
     // Field names are autoclosures: the callers build paths (`prefix + "originalTransactionId"`), and
     // building them for every field of every record cost a heap allocation each; only errors need them.
+    /// A string field; `nil` for null, else a type error naming `field`.
     public static func string(_ value: JSONValue, field: @autoclosure () -> String) throws(FieldError) -> String? {
         switch value {
         case .null: return nil
@@ -32,6 +33,7 @@ public enum FieldValue {
         return string
     }
 
+    /// An integer field (Int64); `nil` for null, else a type error naming `field`.
     public static func int64(_ value: JSONValue, field: @autoclosure () -> String) throws(FieldError) -> Int64? {
         switch value {
         case .null: return nil
@@ -40,6 +42,7 @@ public enum FieldValue {
         }
     }
 
+    /// An integer field within Int32; `nil` for null, else a type error naming `field`.
     public static func int32(_ value: JSONValue, field: @autoclosure () -> String) throws(FieldError) -> Int32? {
         switch value {
         case .null: return nil
@@ -52,6 +55,7 @@ public enum FieldValue {
         }
     }
 
+    /// A boolean field; `nil` for null, else a type error naming `field`.
     public static func bool(_ value: JSONValue, field: @autoclosure () -> String) throws(FieldError) -> Bool? {
         switch value {
         case .null: return nil
@@ -60,6 +64,7 @@ public enum FieldValue {
         }
     }
 
+    /// An array of strings; `nil` for null, else a type error naming `field` or its element.
     public static func stringArray(_ value: JSONValue, field: @autoclosure () -> String) throws(FieldError) -> [String]? {
         switch value {
         case .null: return nil
@@ -77,6 +82,7 @@ public enum FieldValue {
         }
     }
 
+    /// An object's members; `nil` for null, else a type error naming `field`.
     public static func object(_ value: JSONValue, field: @autoclosure () -> String) throws(FieldError) -> [JSONMember]? {
         switch value {
         case .null: return nil
@@ -85,6 +91,7 @@ public enum FieldValue {
         }
     }
 
+    /// An array's elements; `nil` for null, else a type error naming `field`.
     public static func array(_ value: JSONValue, field: @autoclosure () -> String) throws(FieldError) -> [JSONElement]? {
         switch value {
         case .null: return nil

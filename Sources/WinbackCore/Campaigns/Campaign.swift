@@ -1,11 +1,14 @@
 /// One campaign of the config (SPEC §7, §10), validated.
 public struct Campaign: Sendable, Equatable {
+    /// The campaign's `id`: unique, used in the ledger, the reports and the holdout hash.
     public var id: String
+    /// Who the campaign is for (`win_back`, `retention`, `price_increase`, `billing_issue`).
     public var audience: Audience
     /// The offer's product; `nil` = the renewal info's `autoRenewProductId`, else the latest transaction's product.
     public var offerProductId: String?
     /// Required for signed audiences, except intro-only campaigns; may be `nil` for `billing_issue`.
     public var offerIdentifier: String?
+    /// The audience's eligibility rules.
     public var rules: CampaignRules
     /// Share of accounts held out as control, 0…100 (fractions allowed).
     public var holdoutPercent: Double
@@ -18,6 +21,7 @@ public struct Campaign: Sendable, Equatable {
     /// The `allowIntroductoryOffer` claim; present iff `intro` is signed.
     public var allowIntroductoryOffer: Bool?
 
+    /// A campaign from its validated fields (``CampaignParser`` builds them from the config).
     public init(
         id: String, audience: Audience, offerProductId: String? = nil, offerIdentifier: String? = nil,
         rules: CampaignRules = CampaignRules(),

@@ -1,5 +1,6 @@
 /// Validates the `campaigns` of the config; every error names the campaign and the key (exit 64).
 public enum CampaignParser {
+    /// Validates the config's `campaigns` objects; the first problem names the campaign and key (exit 64).
     public static func parse(_ values: [JSONValue]) throws(ConfigError) -> [Campaign] {
         var campaigns: [Campaign] = []
         var seen: Set<String> = []

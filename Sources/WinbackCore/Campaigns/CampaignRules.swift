@@ -4,6 +4,7 @@ public struct CampaignRules: Sendable, Equatable {
     public var minPaidDays: Int64 = 0
     /// win_back: days since the lapse, inclusive window (defaults 0 and 36500).
     public var minDaysSinceLapse: Int64 = 0
+    /// win_back: the upper bound of the days-since-lapse window, inclusive (default 36500).
     public var maxDaysSinceLapse: Int64 = 36_500
     /// win_back: allowed lapse reasons (required for win_back).
     public var lapseReasons: Set<LapseReason> = []
@@ -16,5 +17,6 @@ public struct CampaignRules: Sendable, Equatable {
     /// Product filter on the latest transaction; `nil` = no filter, `[]` = nothing.
     public var productIds: Set<String>?
 
+    /// The default rules: every bound open, no lapse reason allowed.
     public init() {}
 }

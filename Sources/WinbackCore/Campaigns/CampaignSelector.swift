@@ -13,6 +13,7 @@ public struct CampaignSelector: Sendable {
     /// `holdoutBucket("<campaign id>:<account key>")` = first 8 bytes of SHA-256, big-endian.
     public var holdoutBucket: @Sendable (String) -> UInt64
 
+    /// A selector whose holdout split uses `holdoutBucket` (SHA-256 of `"<campaign id>:<account key>"`, first 8 bytes).
     public init(holdoutBucket: @escaping @Sendable (String) -> UInt64) {
         self.holdoutBucket = holdoutBucket
     }
@@ -104,7 +105,7 @@ public struct CampaignSelector: Sendable {
         // objects for every subscription each campaign looks at.
         let latest = timeline.latestIndex
         let rules = campaign.rules
-        guard timeline.transactions[latest].ownership == InAppOwnershipType.purchased.rawValue else { return nil }
+        guard timeline.transactions[latest].inAppOwnershipType == InAppOwnershipType.purchased.rawValue else { return nil }
         if let storefronts = rules.storefronts, !storefronts.contains(timeline.transactions[latest].storefront ?? "") { return nil }
         if let products = rules.productIds, !products.contains(timeline.transactions[latest].productId) { return nil }
         let renewal = timeline.renewal

@@ -1,10 +1,13 @@
 /// The keys a campaign object, its `offer` and its `rules` may hold (SPEC §10); anything else is an error.
 public enum CampaignKeys {
+    /// The keys a campaign object may have.
     public static let campaign: Set<String> = [
         "id", "audience", "offer", "rules", "holdoutPercent", "cooldownDays", "maxOffers", "signatures",
         "allowIntroductoryOffer",
     ]
+    /// The keys of a campaign's `offer` object.
     public static let offer: Set<String> = ["productId", "offerIdentifier"]
+    /// The keys of a campaign's `rules` object.
     public static let rules: Set<String> = [
         "minPaidDays", "minDaysSinceLapse", "maxDaysSinceLapse", "lapseReasons", "requireAppleEligibility",
         "maxDaysToExpiry", "storefronts", "productIds",

@@ -10,6 +10,7 @@ public struct ReportSettings: Sendable, Equatable {
     /// data stale (a warning, `"stale": true`, a banner on the page); default 2.
     public var maxDataLagDays: Int
 
+    /// Settings from the config's `report` object.
     public init(timeZone: String, gracePeriodDays: Int, maxRejectRate: Double, maxDataLagDays: Int = 2) {
         self.timeZone = timeZone
         self.gracePeriodDays = gracePeriodDays

@@ -7,6 +7,7 @@ public struct SigningSettings: Sendable, Equatable {
     /// Path of the PKCS#8 `.p8` file, relative to the config; `WINBACK_SIGNING_KEY_FILE` overrides it.
     public var privateKeyFile: String?
 
+    /// Settings from the config's `signing` object.
     public init(keyId: String, issuerId: String, privateKeyFile: String?) {
         self.keyId = keyId
         self.issuerId = issuerId

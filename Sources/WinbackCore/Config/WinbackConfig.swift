@@ -2,6 +2,7 @@ import Foundation
 
 /// The run configuration (SPEC §2, §10). Paths are as written, relative to the config file's directory.
 public struct WinbackConfig: Sendable, Equatable {
+    /// The app every payload must belong to.
     public var app: AppIdentity
     /// Glob patterns, relative to the config file's directory.
     public var inputs: [String]
@@ -9,7 +10,9 @@ public struct WinbackConfig: Sendable, Equatable {
     public var rootCertificates: [String]
     /// Accept decoded payload objects (verified upstream) instead of rejecting them as `unsigned_payload`.
     public var acceptUnsignedPayloads: Bool
+    /// Time zone, grace period, reject-rate and data-lag thresholds.
     public var report: ReportSettings
+    /// The In-App Purchase key offers are signed with; `nil` when no campaign signs.
     public var signing: SigningSettings?
     /// The SQLite offer ledger.
     public var ledger: String

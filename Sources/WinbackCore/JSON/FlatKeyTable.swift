@@ -10,8 +10,9 @@
 /// for the key (a 21-byte key such as `originalTransactionId` would be a heap allocation). A payload has
 /// ~25 keys, so a lookup is a fingerprint of the key (its length and first and last eight bytes), a
 /// probe of an open-addressing table four times the number of keys, and one `memcmp` per key met on the
-/// way (usually one): the keys of a length were compared one by one before, ~0.2 µs per transaction.
+/// way (usually one), instead of comparing every key of the same length.
 public struct FlatKeyTable: Sendable {
+    /// The keys, in slot order.
     public let keys: [String]
     /// Every key's UTF-8 bytes, back to back.
     private let bytes: [UInt8]
@@ -20,6 +21,7 @@ public struct FlatKeyTable: Sendable {
     /// Key index + 1 (0: empty), placed by ``fingerprint(_:)`` with linear probing.
     private let slots: [Int16]
 
+    /// A table of `keys` (distinct); a key's slot is its index.
     public init(_ keys: [String]) {
         self.keys = keys
         var bytes: [UInt8] = []

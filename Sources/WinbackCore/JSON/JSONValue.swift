@@ -51,11 +51,14 @@ public enum JSONValue: Sendable, Equatable {
 
 /// One member of a JSON object: its key, its value and the byte range of the value in the source.
 public struct JSONMember: Sendable, Equatable {
+    /// The member's name.
     public var key: String
+    /// The member's value.
     public var value: JSONValue
     /// Byte offsets of the value (not the key) in the parsed buffer.
     public var range: Range<Int>
 
+    /// A member `key: value` whose value's text is `range` of the parsed bytes.
     public init(key: String, value: JSONValue, range: Range<Int>) {
         self.key = key
         self.value = value
@@ -65,10 +68,12 @@ public struct JSONMember: Sendable, Equatable {
 
 /// One element of a JSON array with its byte range in the source.
 public struct JSONElement: Sendable, Equatable {
+    /// The element's value.
     public var value: JSONValue
     /// Byte offsets of the element in the parsed buffer.
     public var range: Range<Int>
 
+    /// An element whose text is `range` of the parsed bytes.
     public init(value: JSONValue, range: Range<Int>) {
         self.value = value
         self.range = range

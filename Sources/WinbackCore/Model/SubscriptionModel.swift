@@ -48,7 +48,7 @@ public struct SubscriptionModel: Sendable {
                     future += 1
                     continue
                 }
-                if let subscriptionGroup = group[index].subscriptionGroupId {
+                if let subscriptionGroup = group[index].subscriptionGroupIdentifier {
                     let productId = group[index].productId
                     if let known = productGroups[productId], known.0 > purchaseDate { continue }
                     productGroups[productId] = (purchaseDate, subscriptionGroup)

@@ -9,7 +9,9 @@
 public struct SubscriptionTimeline: Sendable {
     /// A run of time during which one transaction is the covering transaction.
     public struct Segment: Sendable, Equatable {
+        /// The segment's first instant, epoch ms (inclusive).
         public var start: Int64
+        /// The instant after the segment, epoch ms (exclusive).
         public var end: Int64
         /// Index into ``transactions``.
         public var transaction: Int
@@ -17,14 +19,19 @@ public struct SubscriptionTimeline: Sendable {
 
     /// A lapse: the span ended at `at`, `lastCovering` (`Y`) covered `at − 1 ms`.
     public struct Lapse: Sendable, Equatable {
+        /// The lapse instant `L`: the span's end, epoch ms.
         public var at: Int64
+        /// Index into ``transactions`` of `Y`, the transaction covering `L − 1 ms`.
         public var lastCovering: Int
+        /// Why the span ended (SPEC §5).
         public var reason: LapseReason
     }
 
     /// Coverage merged across gaps of at most the grace period.
     public struct Span: Sendable, Equatable {
+        /// The span's first instant, epoch ms (inclusive).
         public var start: Int64
+        /// The instant after the span, epoch ms (exclusive).
         public var end: Int64
         /// Index of the span's first transaction (earliest coverage start).
         public var first: Int
@@ -36,10 +43,12 @@ public struct SubscriptionTimeline: Sendable {
     public var originalTransactionId: String { transactions[0].originalTransactionId }
     /// In-scope transactions ordered by purchase date, then expiry, then transaction id (identifier order).
     public let transactions: [SubscriptionTransaction]
+    /// The latest renewal info (`R`), if any.
     public let renewal: RenewalState?
+    /// `T`: the start of the day after the as-of date, epoch ms.
     public let asOf: Int64
     /// The revocation date of transaction `index` if before `T` (a later one is treated as absent).
-    /// Computed, not stored: at ten million transactions an array of them cost 160 MB.
+    /// Computed, not stored: an array of them per subscription is memory the nightly run does not have.
     public func revocation(_ index: Int) -> Int64? {
         guard let revocation = transactions[index].revocationDate, revocation < asOf else { return nil }
         return revocation
@@ -48,7 +57,7 @@ public struct SubscriptionTimeline: Sendable {
     public var coverages: [Range<Int64>?] { transactions.indices.map(coverage) }
     /// The coverage of transaction `index`: `[purchaseDate, end)` where `end` is its expiry, cut at its
     /// revocation before `T` and, when it was upgraded, at the next later purchase; `nil` when empty.
-    /// Computed, not stored: an array per subscription cost ~300 MB at 1.6 M subscriptions.
+    /// Computed, not stored, for the same reason as ``revocation(_:)``.
     public func coverage(_ index: Int) -> Range<Int64>? {
         Self.coverage(index, of: transactions, revocation: revocation(index))
     }
@@ -78,13 +87,16 @@ public struct SubscriptionTimeline: Sendable {
     }
     /// The segments when they differ from the coverages. `nil` in the common case — every coverage
     /// non-empty and each ending by the time the next one starts — where segment `i` is coverage `i`:
-    /// not storing them saves ~200 bytes per subscription (~330 MB at 1.6 M subscriptions).
+    /// not storing them saves an array per subscription.
     private let explicitSegments: [Segment]?
+    /// Coverage merged across gaps of at most the grace period, oldest first.
     public let spans: [Span]
+    /// The status at `T` (Apple's Status 1–5).
     public let status: SubscriptionStatus
 
     /// The latest transaction `X`: greatest purchase date, then expiry, then transaction id.
     public var latest: SubscriptionTransaction { transactions[transactions.count - 1] }
+    /// Index of ``latest`` in ``transactions``.
     public var latestIndex: Int { transactions.count - 1 }
 
     /// Builds the timeline. `transactions` must be non-empty and purchased before `asOf` (`T`).

@@ -5,10 +5,12 @@
 public struct SubscriptionTransaction: Sendable, Equatable {
     /// `transactionId`, compact.
     public var transactionIdentifier: CompactIdentifier
+    /// Apple's `transactionId`.
     public var transactionId: String {
         get { transactionIdentifier.string }
         set { transactionIdentifier = CompactIdentifier(newValue) }
     }
+    /// Apple's `originalTransactionId`: the subscription's id.
     public var originalTransactionId: String {
         get { identity.originalTransactionId }
         set {
@@ -16,18 +18,24 @@ public struct SubscriptionTransaction: Sendable, Equatable {
                 originalTransactionId: newValue, appAccountToken: appAccountToken, appTransactionId: appTransactionId)
         }
     }
+    /// Apple's `purchaseDate`, epoch ms.
     public var purchaseDate: Int64
     /// Present for auto-renewable subscriptions (required by verification).
     public var expiresDate: Int64
     /// `Int64.min` when absent (an optional would take 16 bytes with padding).
     private var revocationMilliseconds: Int64
+    /// Apple's `revocationDate`, epoch ms; `nil` when not revoked.
     public var revocationDate: Int64? {
         get { revocationMilliseconds == .min ? nil : revocationMilliseconds }
         set { revocationMilliseconds = newValue ?? .min }
     }
+    /// Apple's `signedDate`, epoch ms.
     public var signedDate: Int64
+    /// Apple's `offerType` raw value (1 introductory, 2 promotional, 3 offer code, 4 win-back).
     public var offerType: Int32?
+    /// Apple's `isUpgraded`: the transaction was superseded by an upgrade.
     public var isUpgraded: Bool
+    /// Apple's `appAccountToken`, lower-cased; `nil` when absent or empty.
     public var appAccountToken: String? {
         get { identity.appAccountToken }
         set {
@@ -35,6 +43,7 @@ public struct SubscriptionTransaction: Sendable, Equatable {
                 originalTransactionId: originalTransactionId, appAccountToken: newValue, appTransactionId: appTransactionId)
         }
     }
+    /// Apple's `appTransactionId`.
     public var appTransactionId: String? {
         get { identity.appTransactionId }
         set {
@@ -47,39 +56,45 @@ public struct SubscriptionTransaction: Sendable, Equatable {
     /// The shared product, group, type, offer, storefront and ownership fields.
     public private(set) var attributes: TransactionAttributes
 
+    /// Apple's `productId`.
     public var productId: String {
         get { attributes.productId }
         set { attributes = attributes.with(productId: newValue) }
     }
-    public var subscriptionGroupId: String? {
-        get { attributes.subscriptionGroupId }
-        set { attributes = attributes.with(subscriptionGroupId: .some(newValue)) }
+    /// Apple's `subscriptionGroupIdentifier`.
+    public var subscriptionGroupIdentifier: String? {
+        get { attributes.subscriptionGroupIdentifier }
+        set { attributes = attributes.with(subscriptionGroupIdentifier: .some(newValue)) }
     }
     /// `type` raw value (`Auto-Renewable Subscription`, …).
     public var type: String {
         get { attributes.type }
         set { attributes = attributes.with(type: newValue) }
     }
+    /// Apple's `offerIdentifier`.
     public var offerIdentifier: String? {
         get { attributes.offerIdentifier }
         set { attributes = attributes.with(offerIdentifier: .some(newValue)) }
     }
+    /// Apple's `offerDiscountType` raw value (`FREE_TRIAL`, `PAY_AS_YOU_GO`, `PAY_UP_FRONT`, …).
     public var offerDiscountType: String? {
         get { attributes.offerDiscountType }
         set { attributes = attributes.with(offerDiscountType: .some(newValue)) }
     }
+    /// Apple's `offerPeriod` (ISO 8601 duration, e.g. `P1M`).
     public var offerPeriod: String? {
         get { attributes.offerPeriod }
         set { attributes = attributes.with(offerPeriod: .some(newValue)) }
     }
+    /// Apple's `storefront` (ISO 3166-1 alpha-3).
     public var storefront: String? {
         get { attributes.storefront }
         set { attributes = attributes.with(storefront: .some(newValue)) }
     }
     /// `inAppOwnershipType` raw value.
-    public var ownership: String? {
-        get { attributes.ownership }
-        set { attributes = attributes.with(ownership: .some(newValue)) }
+    public var inAppOwnershipType: String? {
+        get { attributes.inAppOwnershipType }
+        set { attributes = attributes.with(inAppOwnershipType: .some(newValue)) }
     }
 
     /// Whether this is an auto-renewable subscription transaction (the only kind that builds subscriptions).
@@ -89,12 +104,14 @@ public struct SubscriptionTransaction: Sendable, Equatable {
     /// Shared through Family Sharing.
     public var isFamilyShared: Bool { attributes.isFamilyShared }
 
+    /// A transaction from its fields (tests and the sample simulator); epoch-ms instants.
     public init(
-        transactionId: String, originalTransactionId: String, productId: String, subscriptionGroupId: String? = nil,
+        transactionId: String, originalTransactionId: String, productId: String, subscriptionGroupIdentifier: String? = nil,
         type: String = ProductType.autoRenewableSubscription.rawValue, purchaseDate: Int64, expiresDate: Int64,
         revocationDate: Int64? = nil, signedDate: Int64 = 0, isUpgraded: Bool = false, offerType: Int32? = nil,
         offerIdentifier: String? = nil, offerDiscountType: String? = nil, offerPeriod: String? = nil,
-        appAccountToken: String? = nil, appTransactionId: String? = nil, storefront: String? = nil, ownership: String? = "PURCHASED"
+        appAccountToken: String? = nil, appTransactionId: String? = nil, storefront: String? = nil,
+        inAppOwnershipType: String? = "PURCHASED"
     ) {
         self.init(
             transactionIdentifier: CompactIdentifier(transactionId),
@@ -103,8 +120,10 @@ public struct SubscriptionTransaction: Sendable, Equatable {
             purchaseDate: purchaseDate, expiresDate: expiresDate, revocationDate: revocationDate, signedDate: signedDate,
             isUpgraded: isUpgraded, offerType: offerType,
             attributes: TransactionAttributes(
-                productId: productId, subscriptionGroupId: subscriptionGroupId, type: type, offerIdentifier: offerIdentifier,
-                offerDiscountType: offerDiscountType, offerPeriod: offerPeriod, storefront: storefront, ownership: ownership))
+                productId: productId, subscriptionGroupIdentifier: subscriptionGroupIdentifier, type: type,
+                offerIdentifier: offerIdentifier,
+                offerDiscountType: offerDiscountType, offerPeriod: offerPeriod, storefront: storefront,
+                inAppOwnershipType: inAppOwnershipType))
     }
 
     /// A transaction from its compact parts; `attributes` interned where many are kept (the ingest's fast decoder).
@@ -139,9 +158,10 @@ public struct SubscriptionTransaction: Sendable, Equatable {
         offerType = payload.rawOfferType
         attributes = intern(
             TransactionAttributes(
-                productId: payload.productId ?? "", subscriptionGroupId: payload.subscriptionGroupIdentifier, type: payload.rawType ?? "",
+                productId: payload.productId ?? "", subscriptionGroupIdentifier: payload.subscriptionGroupIdentifier,
+                type: payload.rawType ?? "",
                 offerIdentifier: payload.offerIdentifier, offerDiscountType: payload.rawOfferDiscountType, offerPeriod: payload.offerPeriod,
-                storefront: payload.storefront, ownership: payload.rawInAppOwnershipType))
+                storefront: payload.storefront, inAppOwnershipType: payload.rawInAppOwnershipType))
     }
 
     /// Shares the identity of `sibling` (a transaction of the same subscription) when equal.
@@ -149,6 +169,7 @@ public struct SubscriptionTransaction: Sendable, Equatable {
         if identity == sibling.identity { identity = sibling.identity }
     }
 
+    /// Equal when every field is equal (attributes by value).
     public static func == (a: SubscriptionTransaction, b: SubscriptionTransaction) -> Bool {
         a.transactionIdentifier == b.transactionIdentifier && a.identity == b.identity && a.purchaseDate == b.purchaseDate
             && a.expiresDate == b.expiresDate && a.revocationMilliseconds == b.revocationMilliseconds && a.signedDate == b.signedDate

@@ -2,17 +2,22 @@
 /// one shared immutable object: a nightly run has millions of transactions but only thousands of distinct
 /// combinations, so each transaction holds one 8-byte reference instead of eight strings (128 bytes).
 public final class TransactionAttributes: Hashable, Sendable {
+    /// Apple's `productId`.
     public let productId: String
-    public let subscriptionGroupId: String?
+    /// Apple's `subscriptionGroupIdentifier`.
+    public let subscriptionGroupIdentifier: String?
     /// `type` raw value (`Auto-Renewable Subscription`, …).
     public let type: String
+    /// Apple's `offerIdentifier`.
     public let offerIdentifier: String?
     /// `offerDiscountType` raw value.
     public let offerDiscountType: String?
+    /// Apple's `offerPeriod` (ISO 8601 duration).
     public let offerPeriod: String?
+    /// Apple's `storefront`.
     public let storefront: String?
     /// `inAppOwnershipType` raw value.
-    public let ownership: String?
+    public let inAppOwnershipType: String?
 
     /// Whether this is an auto-renewable subscription transaction (the only kind that builds subscriptions).
     public let isAutoRenewable: Bool
@@ -24,59 +29,64 @@ public final class TransactionAttributes: Hashable, Sendable {
     /// lookup under ``PayloadCompactor``'s lock, not eight string hashes).
     private let fieldsHash: Int
 
+    /// Attributes from their fields (raw values as Apple writes them).
     public init(
-        productId: String, subscriptionGroupId: String?, type: String, offerIdentifier: String?, offerDiscountType: String?,
-        offerPeriod: String?, storefront: String?, ownership: String?
+        productId: String, subscriptionGroupIdentifier: String?, type: String, offerIdentifier: String?, offerDiscountType: String?,
+        offerPeriod: String?, storefront: String?, inAppOwnershipType: String?
     ) {
         self.productId = productId
-        self.subscriptionGroupId = subscriptionGroupId
+        self.subscriptionGroupIdentifier = subscriptionGroupIdentifier
         self.type = type
         self.offerIdentifier = offerIdentifier
         self.offerDiscountType = offerDiscountType
         self.offerPeriod = offerPeriod
         self.storefront = storefront
-        self.ownership = ownership
+        self.inAppOwnershipType = inAppOwnershipType
         isAutoRenewable = type == ProductType.autoRenewableSubscription.rawValue
         isPaid = offerDiscountType != OfferDiscountType.freeTrial.rawValue
-        isFamilyShared = ownership == InAppOwnershipType.familyShared.rawValue
+        isFamilyShared = inAppOwnershipType == InAppOwnershipType.familyShared.rawValue
         var hasher = Hasher()
         hasher.combine(productId)
-        hasher.combine(subscriptionGroupId)
+        hasher.combine(subscriptionGroupIdentifier)
         hasher.combine(type)
         hasher.combine(offerIdentifier)
         hasher.combine(offerDiscountType)
         hasher.combine(offerPeriod)
         hasher.combine(storefront)
-        hasher.combine(ownership)
+        hasher.combine(inAppOwnershipType)
         fieldsHash = hasher.finalize()
     }
 
     /// A distinct object with the same fields (a worker cache's own copy, so no other core touches it).
     public func copy() -> TransactionAttributes {
         TransactionAttributes(
-            productId: productId, subscriptionGroupId: subscriptionGroupId, type: type, offerIdentifier: offerIdentifier,
-            offerDiscountType: offerDiscountType, offerPeriod: offerPeriod, storefront: storefront, ownership: ownership)
+            productId: productId, subscriptionGroupIdentifier: subscriptionGroupIdentifier, type: type, offerIdentifier: offerIdentifier,
+            offerDiscountType: offerDiscountType, offerPeriod: offerPeriod, storefront: storefront, inAppOwnershipType: inAppOwnershipType)
     }
 
     /// A copy with one field changed (for the transaction's setters).
     func with(
-        productId: String? = nil, subscriptionGroupId: String?? = nil, type: String? = nil, offerIdentifier: String?? = nil,
-        offerDiscountType: String?? = nil, offerPeriod: String?? = nil, storefront: String?? = nil, ownership: String?? = nil
+        productId: String? = nil, subscriptionGroupIdentifier: String?? = nil, type: String? = nil, offerIdentifier: String?? = nil,
+        offerDiscountType: String?? = nil, offerPeriod: String?? = nil, storefront: String?? = nil, inAppOwnershipType: String?? = nil
     ) -> TransactionAttributes {
         TransactionAttributes(
-            productId: productId ?? self.productId, subscriptionGroupId: subscriptionGroupId ?? self.subscriptionGroupId,
+            productId: productId ?? self.productId,
+            subscriptionGroupIdentifier: subscriptionGroupIdentifier ?? self.subscriptionGroupIdentifier,
             type: type ?? self.type,
             offerIdentifier: offerIdentifier ?? self.offerIdentifier, offerDiscountType: offerDiscountType ?? self.offerDiscountType,
-            offerPeriod: offerPeriod ?? self.offerPeriod, storefront: storefront ?? self.storefront, ownership: ownership ?? self.ownership)
+            offerPeriod: offerPeriod ?? self.offerPeriod, storefront: storefront ?? self.storefront,
+            inAppOwnershipType: inAppOwnershipType ?? self.inAppOwnershipType)
     }
 
+    /// Equal when every field is equal (the same object, or another with the same spelling).
     public static func == (a: TransactionAttributes, b: TransactionAttributes) -> Bool {
         a === b
-            || (a.productId == b.productId && a.subscriptionGroupId == b.subscriptionGroupId && a.type == b.type
+            || (a.productId == b.productId && a.subscriptionGroupIdentifier == b.subscriptionGroupIdentifier && a.type == b.type
                 && a.offerIdentifier == b.offerIdentifier && a.offerDiscountType == b.offerDiscountType && a.offerPeriod == b.offerPeriod
-                && a.storefront == b.storefront && a.ownership == b.ownership)
+                && a.storefront == b.storefront && a.inAppOwnershipType == b.inAppOwnershipType)
     }
 
+    /// Hashes every field, so equal attributes from different workers hash alike.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(fieldsHash)
     }

@@ -1,8 +1,12 @@
 /// Record counts of an ingest: `read = accepted + rejected` always holds.
 public struct IngestCounts: Sendable, Equatable {
+    /// Records read (accepted + rejected).
     public var read = 0
+    /// Records that passed every check.
     public var accepted = 0
+    /// Records rejected.
     public var rejected = 0
+    /// Rejected records by reject code.
     public var rejectedByCode: [RejectCode: Int] = [:]
     /// Superseded versions of transactions and renewal infos (accepted, then replaced).
     public var duplicates = 0
@@ -14,11 +18,13 @@ public struct IngestCounts: Sendable, Equatable {
     /// was accepted. A notification's own `signedDate` is not kept; the records nested in it carry theirs.
     public var newestSignedDate: Int64?
 
+    /// All counts zero.
     public init() {}
 
     /// `rejected ÷ read`, 0 when nothing was read.
     public var rejectRate: Double { read == 0 ? 0 : Double(rejected) / Double(read) }
 
+    /// Counts an accepted record, its warnings, its source and its `signedDate`.
     public mutating func countAccepted(_ record: AcceptedRecord) {
         read += 1
         accepted += 1
@@ -33,6 +39,7 @@ public struct IngestCounts: Sendable, Equatable {
         if let signedDate, signedDate > (newestSignedDate ?? .min) { newestSignedDate = signedDate }
     }
 
+    /// Counts a rejected record by code and source.
     public mutating func countRejected(_ rejection: Rejection) {
         read += 1
         rejected += 1

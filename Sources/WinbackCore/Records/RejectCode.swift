@@ -32,5 +32,6 @@ public enum RejectCode: String, CaseIterable, Sendable, Hashable, Comparable {
     /// A field has the wrong JSON type or value; the message names it, what was expected and what was found.
     case invalidField = "invalid_field"
 
+    /// Order by code name (the summary's `rejectedByCode` order).
     public static func < (lhs: RejectCode, rhs: RejectCode) -> Bool { lhs.rawValue < rhs.rawValue }
 }

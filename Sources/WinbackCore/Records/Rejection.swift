@@ -1,12 +1,16 @@
 /// A rejected record: where it came from, why, and its original text so it can be replayed.
 public struct Rejection: Sendable, Equatable {
+    /// Where the record was read.
     public var location: RecordLocation
+    /// The first check that failed (SPEC §10 order).
     public var code: RejectCode
+    /// What was expected and found, naming the field.
     public var message: String
     /// The original text: the NDJSON line, or the exact source text of the value inside a document
     /// (a JWS without its quotes).
     public var record: String
 
+    /// A rejection of `record` (its original text) at `location`.
     public init(location: RecordLocation, code: RejectCode, message: String, record: String) {
         self.location = location
         self.code = code
@@ -14,6 +18,7 @@ public struct Rejection: Sendable, Equatable {
         self.record = record
     }
 
+    /// A rejection of `record` for `failure`.
     public init(location: RecordLocation, failure: RecordFailure, record: String) {
         self.init(location: location, code: failure.code, message: failure.message, record: record)
     }

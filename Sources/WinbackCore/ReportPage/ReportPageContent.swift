@@ -4,12 +4,18 @@
 public struct ReportPageContent: Sendable {
     /// One campaign's counts as in the summary's `offersPerCampaign`.
     public struct CampaignCounts: Sendable, Equatable {
+        /// The campaign's id.
         public var id: String
+        /// Accounts that passed the rules.
         public var eligible: Int
+        /// Eligible accounts offered.
         public var treatment: Int
+        /// Eligible accounts held out as control.
         public var holdout: Int
+        /// Offers signed.
         public var signed: Int
 
+        /// A campaign's counts.
         public init(id: String, eligible: Int, treatment: Int, holdout: Int, signed: Int) {
             self.id = id
             self.eligible = eligible
@@ -23,16 +29,21 @@ public struct ReportPageContent: Sendable {
     public var asOf: String
     /// IANA time zone of the report periods.
     public var timeZone: String
+    /// The `winback` version that wrote the page.
     public var toolVersion: String
     /// Number of input files read and their total size in bytes (as stored).
     public var inputFiles: Int
+    /// Total size of the input files in bytes, as stored.
     public var inputBytes: Int
+    /// The ingest's counts (read, accepted, rejected by code, duplicates, warnings).
     public var counts: IngestCounts
     /// Transactions purchased after the as-of instant, and non-subscription transactions (not modelled).
     public var future: Int
+    /// Non-subscription transactions (not modelled).
     public var otherProductTypes: Int
     /// Subscriptions per status (family-shared excluded), in the summary's status order.
     public var subscriptionsByStatus: [(status: String, count: Int)]
+    /// Family Sharing subscriptions (excluded from the status mix).
     public var familyShared: Int
     /// Whether offers were signed (false when the reject rate exceeded `report.maxRejectRate`).
     public var offersSigned: Bool
@@ -42,14 +53,18 @@ public struct ReportPageContent: Sendable {
     public var months: [String]
     /// Rows of `churn_monthly.csv`, `expiration_reasons.csv`, `offer_usage.csv`, `retention_cohorts.csv`.
     public var churnMonthly: [[String?]]
+    /// Rows of `expiration_reasons.csv`.
     public var expirationReasons: [[String?]]
+    /// Rows of `offer_usage.csv`.
     public var offerUsage: [[String?]]
+    /// Rows of `retention_cohorts.csv`.
     public var retentionCohorts: [[String?]]
     /// Campaigns in id order.
     public var campaigns: [CampaignCounts]
     /// How recent the data is; a stale run's page opens with a banner naming both dates.
     public var freshness: DataFreshness?
 
+    /// The content of one page; `freshness` adds the stale banner when the data is stale.
     public init(
         asOf: String, timeZone: String, toolVersion: String, inputFiles: Int, inputBytes: Int, counts: IngestCounts, future: Int,
         otherProductTypes: Int, subscriptionsByStatus: [(status: String, count: Int)], familyShared: Int, offersSigned: Bool,

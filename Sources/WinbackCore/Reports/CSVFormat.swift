@@ -1,6 +1,7 @@
 /// RFC 4180 CSV lines (SPEC §6, §10): a field is quoted iff it contains `,`, `"`, `\r` or `\n`
 /// (quotes doubled); `nil` is an empty field; every row ends with `\n`.
 public enum CSVFormat {
+    /// One RFC 4180 line of `fields` with its newline; `nil` is an empty field.
     public static func line(_ fields: [String?]) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(fields.reduce(fields.count) { $0 + ($1?.utf8.count ?? 0) } + 8)

@@ -14,16 +14,23 @@
 public struct ChurnReport: Sendable {
     /// Counts of one (period, product) cell.
     public struct Counts: Sendable, Equatable {
+        /// Paid subscriptions active at the period's start.
         public var activeStart = 0
+        /// Paid subscriptions active at the period's end.
         public var activeEnd = 0
+        /// Subscriptions whose first paid coverage started in the period.
         public var new = 0
+        /// Spans that started in the period after an earlier lapse.
         public var reactivated = 0
+        /// Lapses in the period whose last covering transaction is paid.
         public var churned = 0
+        /// `churned` split by lapse reason.
         public var byReason: [LapseReason: Int] = [:]
 
         var isZero: Bool { activeStart == 0 && activeEnd == 0 && new == 0 && reactivated == 0 && churned == 0 }
     }
 
+    /// The report's periods, oldest first.
     public let periods: [ReportPeriod]
     /// Period index → product → counts.
     public private(set) var cells: [[String: Counts]]
@@ -33,6 +40,7 @@ public struct ChurnReport: Sendable {
         .voluntary, .priceIncrease, .billingError, .billingRetry, .productUnavailable, .other, .unknown, .refund, .returned,
     ]
 
+    /// Counts `timelines` (Family Sharing ones skipped) into `periods`.
     public init(periods: [ReportPeriod], timelines: [SubscriptionTimeline]) {
         self.periods = periods
         var tally = Tally(periods: periods)

@@ -2,6 +2,7 @@
 /// latest transaction's product, the final lapse reason and `R`'s raw `expirationIntent`; `share` is the
 /// count over all expired-or-revoked subscriptions of that product.
 public enum ExpirationReasonsReport {
+    /// The rows of `expiration_reasons.csv.gz`, sorted by product then reason.
     public static func rows(_ timelines: [SubscriptionTimeline]) -> [[String?]] {
         struct Key: Hashable {
             var product: String

@@ -26,6 +26,7 @@ public enum OfferUsageReport {
         var refunded = 0
     }
 
+    /// The rows of `offer_usage.csv.gz`, sorted by offer.
     public static func rows(_ timelines: [SubscriptionTimeline]) -> [[String?]] {
         var table: [Key: Counts] = [:]
         for timeline in timelines where !timeline.isFamilyShared {

@@ -6,10 +6,14 @@ import Foundation
 /// Example: `America/Los_Angeles`, `D` = 2026-03-08 (the spring-forward day, 23 hours long):
 /// `T` = 2026-03-09T07:00:00Z, and the day 2026-03-08 is `[2026-03-08T08:00Z, 2026-03-09T07:00Z)`.
 public struct ReportCalendar: Sendable {
+    /// The report time zone.
     public let timeZone: TimeZone
     private let calendar: Calendar
+    /// The as-of date `D`: year.
     public let year: Int
+    /// The as-of date `D`: month, 1–12.
     public let month: Int
+    /// The as-of date `D`: day of the month.
     public let day: Int
     /// `T`: the start of `D + 1`, epoch ms (computed once: the reports compare against it per row).
     public let asOf: Int64

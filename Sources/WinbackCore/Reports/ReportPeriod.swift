@@ -1,9 +1,13 @@
 /// A calendar period of a report, `[start, end)` with `end` capped at `T`, labelled `YYYY-MM` or `YYYY-MM-DD`.
 public struct ReportPeriod: Sendable, Equatable {
+    /// `YYYY-MM` or `YYYY-MM-DD`, as written in the report.
     public var label: String
+    /// The period's first instant, epoch ms (inclusive).
     public var start: Int64
+    /// The instant after the period, epoch ms (exclusive; `T` for the period holding the as-of date).
     public var end: Int64
 
+    /// The period `[start, end)` labelled `label`.
     public init(label: String, start: Int64, end: Int64) {
         self.label = label
         self.start = start

@@ -1,13 +1,17 @@
 /// A report file's name and columns with their types (written to the manifest).
 public struct ReportSchema: Sendable {
+    /// The file name inside `dt=<D>/`.
     public var name: String
+    /// Column names and types, in file order (empty for JSON files).
     public var columns: [(name: String, type: ColumnType)]
 
+    /// A schema named `name` with `columns`.
     public init(name: String, columns: [(String, ColumnType)]) {
         self.name = name
         self.columns = columns.map { (name: $0.0, type: $0.1) }
     }
 
+    /// The CSV header line.
     public var header: String { CSVFormat.line(columns.map(\.name)) }
 
     static let churnCounts: [(String, ColumnType)] = [
@@ -18,6 +22,7 @@ public struct ReportSchema: Sendable {
         ("churned_refund", .integer), ("churned_returned", .integer), ("churn_rate", .rate),
     ]
 
+    /// `subscriptions.csv.gz`: one row per subscription (SPEC §6).
     public static let subscriptions = ReportSchema(
         name: "subscriptions.csv.gz",
         columns: [
@@ -29,14 +34,18 @@ public struct ReportSchema: Sendable {
             ("paid_periods", .integer), ("paid_days", .integer), ("consecutive_paid_days", .integer), ("last_offer_type", .integer),
             ("last_offer_identifier", .string), ("eligible_win_back_offer_ids", .string), ("renewal_product_id", .string),
         ])
+    /// `churn_monthly.csv.gz`: one row per month and product.
     public static let churnMonthly = ReportSchema(name: "churn_monthly.csv.gz", columns: [("month", .month)] + churnCounts)
+    /// `churn_daily.csv.gz`: one row per day of the last 90 and product.
     public static let churnDaily = ReportSchema(name: "churn_daily.csv.gz", columns: [("day", .date)] + churnCounts)
+    /// `expiration_reasons.csv.gz`: expired subscriptions by product and reason.
     public static let expirationReasons = ReportSchema(
         name: "expiration_reasons.csv.gz",
         columns: [
             ("product_id", .string), ("lapse_reason", .string), ("expiration_intent", .integer), ("subscriptions", .integer),
             ("share", .rate),
         ])
+    /// `offer_usage.csv.gz`: redemptions and outcomes per offer.
     public static let offerUsage = ReportSchema(
         name: "offer_usage.csv.gz",
         columns: [
@@ -44,12 +53,14 @@ public struct ReportSchema: Sendable {
             ("redemptions", .integer), ("active_in_offer", .integer), ("completed", .integer), ("converted", .integer),
             ("conversion_rate", .rate), ("refunded", .integer),
         ])
+    /// `retention_cohorts.csv.gz`: retention by first-purchase month and period index.
     public static let retentionCohorts = ReportSchema(
         name: "retention_cohorts.csv.gz",
         columns: [
             ("cohort_month", .month), ("product_id", .string), ("period_index", .integer), ("cohort_size", .integer),
             ("eligible", .integer), ("retained", .integer), ("retention_rate", .rate),
         ])
+    /// `eligible_accounts.csv.gz`: the accounts each campaign selected today.
     public static let eligibleAccounts = ReportSchema(
         name: "eligible_accounts.csv.gz",
         columns: [
@@ -57,11 +68,13 @@ public struct ReportSchema: Sendable {
             ("audience", .string), ("product_id", .string), ("offer_identifier", .string), ("paid_days", .integer),
             ("days_since_lapse", .integer), ("days_to_expiry", .integer), ("lapse_reason", .string),
         ])
+    /// `rejects.ndjson.gz`: one line per rejected record.
     public static let rejects = ReportSchema(
         name: "rejects.ndjson.gz",
         columns: [
             ("source", .string), ("line", .integer), ("path", .string), ("code", .string), ("message", .string), ("record", .string),
         ])
+    /// `offers.ndjson.gz`: one signed offer per treatment account.
     public static let offers = ReportSchema(
         name: "offers.ndjson.gz",
         columns: [
@@ -70,5 +83,6 @@ public struct ReportSchema: Sendable {
             ("timestamp", .integer), ("signatureV1", .string), ("jwsV2", .string), ("jwsIntroEligibility", .string),
             ("issuedAt", .instant), ("expiresAt", .instant),
         ])
+    /// `summary.json.gz`: the run's counts (one JSON object).
     public static let summary = ReportSchema(name: "summary.json.gz", columns: [])
 }

@@ -7,8 +7,10 @@
 /// Example: a monthly subscriber who paid in January, February and March (`T` in June) is eligible for
 /// k = 0…4 and retained for k = 0, 1, 2.
 public enum RetentionCohortsReport {
+    /// The last period index reported (24 periods after the cohort's first).
     public static let maximumPeriodIndex = 24
 
+    /// The rows of `retention_cohorts.csv.gz`, sorted by cohort, product and period index.
     public static func rows(_ timelines: [SubscriptionTimeline], calendar: ReportCalendar) -> [[String?]] {
         struct Key: Hashable {
             var month: String

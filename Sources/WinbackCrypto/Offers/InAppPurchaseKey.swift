@@ -3,8 +3,11 @@ import Crypto
 /// The App Store Connect In-App Purchase key that signs offers: a PKCS#8 PEM (`.p8`) P-256 key.
 /// Its bytes never appear in output or logs (`description` shows only the key id).
 public struct InAppPurchaseKey: Sendable, CustomStringConvertible {
+    /// The P-256 private key (never printed).
     public let privateKey: P256.Signing.PrivateKey
+    /// The key's id (`kid`).
     public let keyId: String
+    /// The issuer id (`iss`).
     public let issuerId: String
 
     /// Why a key cannot be used.
@@ -12,6 +15,7 @@ public struct InAppPurchaseKey: Sendable, CustomStringConvertible {
         case notPEM
         case notP256
 
+        /// What is wrong with the key file, for the error message.
         public var description: String {
             switch self {
             case .notPEM: "expected a PKCS#8 PEM private key ('-----BEGIN PRIVATE KEY-----'), found something else"
@@ -20,6 +24,7 @@ public struct InAppPurchaseKey: Sendable, CustomStringConvertible {
         }
     }
 
+    /// A key with its ids (`kid` and `iss` of the offers it signs).
     public init(privateKey: P256.Signing.PrivateKey, keyId: String, issuerId: String) {
         self.privateKey = privateKey
         self.keyId = keyId
@@ -38,5 +43,6 @@ public struct InAppPurchaseKey: Sendable, CustomStringConvertible {
         self.issuerId = issuerId
     }
 
+    /// The key id only: the key's bytes never appear in output.
     public var description: String { "InAppPurchaseKey(keyId: \(keyId))" }
 }

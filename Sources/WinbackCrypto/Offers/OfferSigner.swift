@@ -5,11 +5,14 @@ import WinbackCore
 /// the V1 signature (`SKPaymentDiscount` / StoreKit 2 `promotionalOffer(offerID:keyID:nonce:signature:timestamp:)`),
 /// the V2 promotional-offer JWS and the introductory-offer-eligibility JWS.
 public struct OfferSigner: Sendable {
+    /// The In-App Purchase key.
     public let key: InAppPurchaseKey
+    /// The app's bundle identifier (the V2 `bid` claim, the V1 message's app).
     public let bundleId: String
     /// The JWS header segment, base64url of `{"alg":"ES256","kid":…,"typ":"JWT"}`: the same for every offer.
     private let encodedHeader: [UInt8]
 
+    /// A signer for `bundleId` with `key`.
     public init(key: InAppPurchaseKey, bundleId: String) {
         self.key = key
         self.bundleId = bundleId

@@ -36,14 +36,10 @@ public final class ReportFileWriter {
         }
     }
 
-    /// The zlib level of a report, chosen by measurement on the sample and scale datasets: the three large
-    /// files, which are nearly all of a run's deflate CPU, at level 2, because CPU per record is what the
-    /// nightly budget is measured in; the small files at 6. Measured with zlib on a 1/10-scale run's files
-    /// (bytes against level 6's, deflate CPU against level 4's, 5's and 3's, which earlier sessions used):
-    /// `subscriptions.csv.gz` 45 MB raw, level 2 10 % larger than 4 for 37 % less CPU (0.31 against
-    /// 0.48 s); `eligible_accounts.csv.gz` 8 MB raw, 10 % larger than 5 for 48 % less (0.044 against
-    /// 0.084 s); `offers.ndjson.gz` 52 MB raw, signatures and nonces that do not compress, level 2 as fast
-    /// as 1 and 3 and within 0.3 % of 3's size.
+    /// The zlib level of a report: the three large files, which are nearly all of a run's deflate CPU, at
+    /// level 2, because CPU per record is what the nightly budget is measured in (slightly larger files for
+    /// much less CPU; `offers.ndjson.gz` is mostly signatures, which do not compress); the small files at 6.
+    /// The measurements behind the choice are in docs/performance.md.
     public static func gzipLevel(_ schema: ReportSchema) -> Int32 {
         switch schema.name {
         case ReportSchema.offers.name, ReportSchema.subscriptions.name, ReportSchema.eligibleAccounts.name: 2

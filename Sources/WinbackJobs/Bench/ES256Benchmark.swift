@@ -5,6 +5,7 @@ import WinbackCore
 /// `winback bench --es256 N`: the ceiling of verification — N ES256 verifications of a 6.6 KB signing
 /// input (SHA-256 + ECDSA), the size of a real App Store JWS, on one core.
 public enum ES256Benchmark {
+    /// Times `count` ES256 verifications on one core; returns a JSON line.
     public static func run(count: Int) throws -> String {
         let key = P256.Signing.PrivateKey()
         let input = [UInt8](repeating: UInt8(ascii: "a"), count: 6600)

@@ -25,6 +25,7 @@ public enum GzipBenchmark {
         return text
     }
 
+    /// Deflates and inflates `megabytes` of report-like CSV; returns a JSON line.
     public static func run(megabytes: Int) throws -> String {
         let input = csv(megabytes: max(1, megabytes), seed: 42)
         var fields: [(String, JSONValue)] = [("benchmark", .string("gzip")), ("inputBytes", .integer(Int64(input.count)))]

@@ -8,12 +8,19 @@ import WinbackIngest
 /// and measures the memory the deduplicated store costs per transaction. Ingest and signatures are
 /// measured separately (`winback verify` on a generated export).
 public enum ModelBenchmark {
+    /// What the model benchmark measured.
     public struct Result: Sendable {
+        /// Simulated transactions.
         public var transactions: Int
+        /// Subscriptions they form.
         public var subscriptions: Int
+        /// Bytes of the deduplicated store per transaction.
         public var storeBytesPerTransaction: Double
+        /// Seconds to build the model.
         public var modelSeconds: Double
+        /// Seconds to compute and write the reports.
         public var reportSeconds: Double
+        /// The JSON line printed.
         public var summaryLine: String
     }
 
@@ -40,6 +47,7 @@ public enum ModelBenchmark {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 
+    /// Simulates `target` transactions, builds the model and writes each report into `outputDirectory`, timing each.
     public static func run(transactions target: Int, seed: UInt64, outputDirectory: String) async throws -> Result {
         var simulator = SubscriptionSimulator(
             seed: seed, bundleId: SampleDataGenerator.bundleId, environment: SampleDataGenerator.environment,

@@ -5,6 +5,7 @@ import WinbackCrypto
 /// `winback bench --offers N`: signs N offers (V1 + V2 each, as a win-back campaign would) and writes
 /// them to a fresh ledger in one transaction; reports offers per second.
 public enum SigningBenchmark {
+    /// Signs `count` offers (V1 + V2) and records them in a fresh ledger in `directory`; returns a JSON line.
     public static func run(offers count: Int, seed: UInt64, directory: String) throws -> String {
         let key = InAppPurchaseKey(
             privateKey: try TestPKI.key(seed: seed, label: "in-app-purchase-key"), keyId: SampleDataGenerator.keyId,

@@ -13,6 +13,7 @@ import WinbackIngest
 /// continued from the header's cached state as the verifier does, + ECDSA with the cached leaf key) and the general decoder (no ``FastPayloadDecoder``), so the output says
 /// how much CPU a record costs beyond its signature.
 public enum VerifyBenchmark {
+    /// Verifies `target` signed transactions in memory on one core and on all; returns a JSON line.
     public static func run(records target: Int, seed: UInt64) async throws -> String {
         let pki = try TestPKI.make(seed: seed)
         let header = pki.jwsHeader

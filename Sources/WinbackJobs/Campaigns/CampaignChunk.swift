@@ -1,6 +1,5 @@
 /// A slice of one campaign's output, in account-key order: the campaign stage hands these out as it signs,
-/// so a run holds one chunk of signed offers at a time rather than the whole day's (≈ 340 MB of offer
-/// lines for 300 000 offers).
+/// so a run holds one chunk of signed offers at a time rather than the whole day's.
 struct CampaignChunk {
     /// `eligible_accounts` lines (each with its newline).
     var eligibleRows: [String] = []

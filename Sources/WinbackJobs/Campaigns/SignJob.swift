@@ -6,11 +6,15 @@ import WinbackCrypto
 /// nonce (a V1 signature is valid for 24 hours) without changing who was selected. The new offers replace
 /// the stored ones in one ledger transaction and are printed as `offers.ndjson` lines.
 public enum SignJob {
+    /// The re-signed offers of `winback sign`.
     public struct Outcome: Sendable {
+        /// The new `offers.ndjson` lines.
         public var lines: [String]
+        /// The JSON summary line for stdout.
         public var summaryLine: String
     }
 
+    /// Re-signs the stored treatment offers of `campaignId` for the as-of day with a fresh timestamp and nonce.
     public static func run(
         configPath: String, campaignId: String, asOf: String?, now: @escaping @Sendable () -> Date = { Date() },
         nonce: @escaping @Sendable () -> String = RandomNonce.make,

@@ -3,8 +3,11 @@ import WinbackIngest
 
 /// Everything the ingest stage produced: counts, the deduplicated payloads, per-input stats.
 public struct IngestResult: Sendable {
+    /// Read, accepted, rejected and the rest.
     public var counts: IngestCounts
+    /// The accepted records, deduplicated, ready for the model.
     public var deduplicated: Deduplicator
+    /// Per input file: path, size, SHA-256, records.
     public var inputs: [InputStats]
     /// Warnings about inputs (a pattern matching nothing).
     public var inputWarnings: [String]

@@ -5,6 +5,7 @@ import WinbackIO
 /// config-relative path in byte order; a pattern matching nothing is a warning; a matched file with an
 /// unknown suffix is a usage error (64).
 public enum InputDiscovery {
+    /// The input files the config's globs match, sorted, and a warning per pattern matching nothing.
     public static func discover(_ loaded: LoadedConfig) throws(JobError) -> (files: [InputFile], warnings: [String]) {
         var byPath: [String: InputFile] = [:]
         var warnings: [String] = []

@@ -3,10 +3,15 @@ import WinbackIO
 /// One input file: its config-relative path (as reported in rejects and the manifest), where it is on
 /// disk, and how it is read.
 public struct InputFile: Sendable, Hashable {
+    /// The path relative to the config file.
     public var relativePath: String
+    /// The absolute path.
     public var absolutePath: String
+    /// NDJSON or document, gzip or not (from the suffix).
     public var format: InputFormat
 
+    /// The same file.
     public static func == (lhs: InputFile, rhs: InputFile) -> Bool { lhs.absolutePath == rhs.absolutePath }
+    /// Hashes the absolute path.
     public func hash(into hasher: inout Hasher) { hasher.combine(absolutePath) }
 }

@@ -5,6 +5,7 @@ import X509
 
 /// A config file read, validated, with its paths resolved and its trust roots loaded.
 public struct LoadedConfig: Sendable {
+    /// The validated config.
     public var config: WinbackConfig
     /// The config file as given on the command line.
     public var path: String
@@ -12,6 +13,7 @@ public struct LoadedConfig: Sendable {
     public var directory: String
     /// The config file's bytes (for the manifest's digest).
     public var bytes: [UInt8]
+    /// The trusted root certificates, loaded.
     public var roots: [Certificate]
 
     /// Reads and validates `path`: exit 74 if unreadable, 64 if invalid (naming the key).

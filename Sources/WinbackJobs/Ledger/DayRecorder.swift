@@ -5,7 +5,7 @@ import GRDBSQLite
 ///
 /// Values are bound to the prepared insert with SQLite's own calls rather than through GRDB's
 /// `StatementArguments`, which box each of the ten values in an existential and copy each string into a
-/// C string first (~3 µs per row, a tenth of a microsecond per input record at nightly scale).
+/// C string first.
 struct DayRecorder {
     let runId: Int64
     fileprivate let insert: Statement

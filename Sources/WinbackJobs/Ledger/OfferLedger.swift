@@ -8,6 +8,7 @@ import WinbackIO
 /// selecting and signing again.
 public final class OfferLedger {
     private let queue: DatabaseQueue
+    /// The SQLite file.
     public let path: String
 
     /// Opens (and creates or migrates) the ledger at `path`.
@@ -18,8 +19,7 @@ public final class OfferLedger {
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
             // 16 KiB pages for a new ledger (no effect on an existing one): a selection is ~1.3 KB, so 4 KiB
-            // pages held two and left a quarter empty. Measured on 200 000 selections in one transaction:
-            // 415 → 308 MB, and a third less CPU.
+            // pages held two and left a quarter empty (a larger file and more CPU; docs/performance.md).
             configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA page_size = \(OfferLedger.pageSize)") }
             queue = try DatabaseQueue(path: path, configuration: configuration)
             try Self.migrator.migrate(queue)
@@ -136,8 +136,8 @@ public final class OfferLedger {
         do {
             return try queue.write { db in
                 // A day is written in one transaction (~1.3 KB per selection); with SQLite's default 2 MB page
-                // cache it spilled dirty pages to the file all along the day, which cost half the system time
-                // of a run (mini-scale: 0.83 → 0.43 s). 64 MB bounds that at a fixed cost.
+                // cache it spilled dirty pages to the file all along the day, a large share of a run's system
+                // time. 64 MB bounds that at a fixed cost.
                 try db.execute(sql: "PRAGMA cache_size = -65536")
                 try db.execute(sql: "INSERT INTO runs (as_of, started_at) VALUES (?, ?)", arguments: [asOf, startedAt])
                 let recorder = try DayRecorder(runId: db.lastInsertedRowID, database: db)

@@ -1,13 +1,18 @@
 /// One selected account as the ledger keeps it: enough to re-emit the same report row and offer.
 public struct StoredSelection: Sendable, Equatable {
+    /// The campaign.
     public var campaignId: String
+    /// The account key (lower-case app account token, else `originalTransactionId`).
     public var accountKey: String
+    /// The as-of day, `YYYY-MM-DD`.
     public var asOf: String
+    /// The subscription chosen for the account.
     public var originalTransactionId: String
     /// `treatment` or `holdout`.
     public var variant: String
     /// The offer's nonce (lower-case UUID) and timestamp (epoch ms); `nil` for holdout and unsigned audiences.
     public var nonce: String?
+    /// The offer's timestamp, epoch ms.
     public var timestampMilliseconds: Int64?
     /// The `eligible_accounts` CSV line (with its newline).
     public var row: String

@@ -10,8 +10,11 @@ import WinbackIngest
 public enum RunJob {
     /// How a run ended: its exit code, the summary line for stdout and the published directory.
     public struct Outcome: Sendable {
+        /// 0, or 65 when the reject rate exceeded `report.maxRejectRate`.
         public var exitCode: Int32
+        /// The JSON summary line for stdout.
         public var summaryLine: String
+        /// The published `dt=<D>` directory.
         public var publishedPath: String
     }
 

@@ -2,11 +2,13 @@ import Foundation
 
 /// The inputs of `winback run`, with the clock injected so tests and backfills are deterministic.
 public struct RunOptions: Sendable {
+    /// The config file, as given on the command line.
     public var configPath: String
     /// `YYYY-MM-DD`; default: yesterday in the report time zone.
     public var asOf: String?
     /// Overrides the config's `output`; relative to the current directory.
     public var outputOverride: String?
+    /// No progress and no warnings on stderr.
     public var isQuiet: Bool
     /// Every rejection as a compiler-style line on stderr.
     public var isVerbose: Bool = false
@@ -24,6 +26,7 @@ public struct RunOptions: Sendable {
     /// rather than freed object by object. Leave it `false` where runs follow one another (tests).
     public var exitsAfterRun = false
 
+    /// Options with the real clock, random nonces and the process environment unless given.
     public init(
         configPath: String, asOf: String? = nil, outputOverride: String? = nil, ledgerOverride: String? = nil, isQuiet: Bool = false,
         now: @escaping @Sendable () -> Date = { Date() }, nonce: @escaping @Sendable () -> String = RandomNonce.make,

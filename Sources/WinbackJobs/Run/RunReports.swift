@@ -3,19 +3,25 @@ import WinbackCore
 /// The aggregate report rows of a run, computed once from the model and shared by the CSV writers, the
 /// summary and the page (so every number appears the same everywhere).
 public struct RunReports: Sendable {
+    /// Monthly churn, one period per month through `D`'s.
     public var churnMonthly: ChurnReport
+    /// Daily churn of the last 90 days.
     public var churnDaily: ChurnReport
     /// The rows of `churn_monthly.csv`, as written.
     public var churnMonthlyRows: [[String?]]
+    /// The rows of `expiration_reasons.csv`, as written.
     public var expirationReasons: [[String?]]
+    /// The rows of `offer_usage.csv`, as written.
     public var offerUsage: [[String?]]
+    /// The rows of `retention_cohorts.csv`, as written.
     public var retentionCohorts: [[String?]]
+    /// Subscriptions per status at `T`, Family Sharing excluded.
     public var subscriptionsByStatus: [SubscriptionStatus: Int]
+    /// Family Sharing subscriptions.
     public var familyShared: Int
 
     /// Computes the independent reports concurrently (they only read the model). Each report skips the
-    /// Family Sharing timelines itself, so no filtered copy of the timelines (≈ 300 MB at 1.6 M
-    /// subscriptions) is made.
+    /// Family Sharing timelines itself, so no filtered copy of the timelines is made.
     public static func concurrent(model: SubscriptionModel, calendar: ReportCalendar) async -> RunReports {
         let timelines = model.timelines
         async let monthly = { () -> (ChurnReport, [[String?]]) in

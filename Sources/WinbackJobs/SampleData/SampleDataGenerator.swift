@@ -9,17 +9,25 @@ import WinbackIO
 /// In-App Purchase key, simulated subscriptions written in every input shape of SPEC §3, and a few
 /// malformed records of each reject kind (listed in `expected-rejects.json`).
 public struct SampleDataGenerator: Sendable {
+    /// The synthetic app's bundle identifier.
     public static let bundleId = "com.example.winback"
+    /// The synthetic app's Apple id.
     public static let appAppleId: Int64 = 1_234_567_890
+    /// The synthetic exports' environment.
     public static let environment = "Production"
+    /// The demo In-App Purchase key's id.
     public static let keyId = "TESTKEY001"
+    /// The demo issuer id.
     public static let issuerId = "57246542-96fe-1a63-e053-0824d011072a"
     /// The simulated "now": 2026-11-20T00:00:00Z.
     public static let anchor: Int64 = InstantFormat.days(year: 2026, month: 11, day: 20) * InstantFormat.day
 
+    /// Subscriptions to simulate.
     public var subscriptions: Int
+    /// The seed: equal seeds give equal payloads and keys.
     public var seed: UInt64
 
+    /// A generator of `subscriptions` subscriptions from `seed`.
     public init(subscriptions: Int, seed: UInt64) {
         self.subscriptions = subscriptions
         self.seed = seed

@@ -8,12 +8,17 @@ import WinbackIO
 public enum SampleDataJob {
     /// What was written.
     public struct Outcome: Sendable {
+        /// Files written.
         public var files: Int
+        /// Bytes written.
         public var bytes: Int
+        /// Bad records injected (listed in `expected-rejects.json`).
         public var expectedRejects: Int
+        /// The JSON summary line for stdout.
         public var summaryLine: String
     }
 
+    /// Writes a signed synthetic export, its TEST-ONLY PKI and key, and `winback.json` into `outputDirectory`.
     public static func run(outputDirectory: String, subscriptions: Int, seed: UInt64) throws -> Outcome {
         let generator = SampleDataGenerator(subscriptions: subscriptions, seed: seed)
         let root = FileSystem.resolve(outputDirectory, against: FileManager.default.currentDirectoryPath)

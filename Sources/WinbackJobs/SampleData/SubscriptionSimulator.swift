@@ -6,11 +6,16 @@ import WinbackCore
 /// unavailable, refunds (re-signed later with `revocationDate`), family sharing, upgrades and
 /// resubscribes after a lapse. Deterministic for a seed.
 public struct SubscriptionSimulator {
+    /// One day in ms.
     public static let day: Int64 = 86_400_000
+    /// One hour in ms.
     public static let hour: Int64 = 3_600_000
 
+    /// The app's bundle identifier written into payloads.
     public var bundleId: String
+    /// The environment written into payloads.
     public var environment: String
+    /// The app's Apple id written into payloads.
     public var appAppleId: Int64
     /// The simulated "now": nothing is purchased at or after it.
     public var anchor: Int64
@@ -22,6 +27,7 @@ public struct SubscriptionSimulator {
         ("JPN", "143462", "JPY"), ("CAN", "143455", "CAD"),
     ]
 
+    /// A simulator from `seed`; `anchor` (epoch ms) is the simulated "now": nothing is signed after it.
     public init(seed: UInt64, bundleId: String, environment: String, appAppleId: Int64, anchor: Int64) {
         self.random = SeededRandom(seed: seed)
         self.bundleId = bundleId

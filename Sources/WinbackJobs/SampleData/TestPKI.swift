@@ -11,15 +11,23 @@ import X509
 /// Keys are derived from a seed (SHA-256 of `seed:label`), so the same seed gives the same keys; the
 /// certificate signatures are ECDSA and differ between generations.
 public struct TestPKI: Sendable {
+    /// A certificate with its private key.
     public struct Issued: Sendable {
+        /// The certificate.
         public var certificate: Certificate
+        /// Its private key (TEST-ONLY).
         public var key: P256.Signing.PrivateKey
+        /// The certificate's DER bytes.
         public var der: [UInt8]
+        /// The DER as standard base64 (an `x5c` entry).
         public var base64: String { Base64.encodeStandard(der) }
     }
 
+    /// The self-signed root.
     public var root: Issued
+    /// The intermediate the root issued.
     public var intermediate: Issued
+    /// The signing leaf the intermediate issued.
     public var leaf: Issued
 
     /// The x5c header value: `[leaf, intermediate, root]`, standard base64 DER.
@@ -30,9 +38,12 @@ public struct TestPKI: Sendable {
 
     /// Validity windows (UTC).
     public static let rootValidity = (date(2020, 1, 1), date(2045, 1, 1))
+    /// The intermediate's validity (not before, not after).
     public static let intermediateValidity = (date(2020, 1, 1), date(2040, 1, 1))
+    /// The leaf's validity (not before, not after).
     public static let leafValidity = (date(2023, 1, 1), date(2030, 1, 1))
 
+    /// Midnight UTC of a date.
     public static func date(_ year: Int, _ month: Int, _ day: Int) -> Date {
         var components = DateComponents()
         components.year = year

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// Values a process that is about to exit leaves for the operating system to reclaim, instead of freeing
-/// them one allocation at a time: the model of a nightly run is ~12 M objects, and releasing them took
-/// ~1 s of CPU (0.1 µs per input record) that bought nothing.
+/// them one allocation at a time: the model of a nightly run is millions of objects, and releasing them
+/// costs CPU that buys nothing.
 enum ExitReclaim {
     private static let kept = Mutex<[any Sendable]>([])
 

@@ -1,10 +1,14 @@
 /// Exit codes of `winback` (sysexits, SPEC §1).
 public enum ExitStatus {
+    /// Success.
     public static let success: Int32 = 0
+    /// Anything else.
     public static let failure: Int32 = 1
+    /// Usage or invalid config.
     public static let usage: Int32 = 64
     /// The reject rate exceeded `maxRejectRate`.
     public static let dataError: Int32 = 65
+    /// Unreadable input or unwritable output.
     public static let ioError: Int32 = 74
     /// Another run holds the lock.
     public static let locked: Int32 = 75

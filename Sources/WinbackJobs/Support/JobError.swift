@@ -32,6 +32,7 @@ public enum JobError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The message printed after `winback: error: `.
     public var description: String {
         switch self {
         case .config(let file, let error): "invalid config \(file): \(error.key): \(error.message)"

@@ -9,10 +9,10 @@ public enum MemoryRelease {
     /// is built on another thread; with per-thread arenas the store's freed memory was not reused for the
     /// model and a 10 M-transaction run peaked higher. No measurable cost on ingest. Call once at start.
     ///
-    /// Batches of lines (1–3 MB each) are served from the heap and their memory is kept for the next
-    /// batch: by default glibc maps a block that size with `mmap` at first and later gives the top of the
-    /// heap back after each free, so every batch buffer was fresh pages — 0.8 page faults per record on
-    /// notifications, 5× fewer with these settings. ``trim()`` still returns the memory between phases.
+    /// Batches of lines (a few megabytes each) are served from the heap and their memory is kept for the
+    /// next batch: by default glibc maps a block that size with `mmap` at first and later gives the top of
+    /// the heap back after each free, so every batch buffer would be fresh pages, each a page fault.
+    /// ``trim()`` still returns the memory between phases.
     public static func configureHeap() {
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
         guard let mallopt = function("mallopt", as: Mallopt.self) else { return }

@@ -18,6 +18,7 @@ public final class PhaseProgress: Sendable {
         var bytesTotal = 0
     }
 
+    /// The phase's name in its log line (`ingest`, `model`, `reports`, `sign`).
     public let phase: String
     private let start: Double
     private let startCPU: Double
@@ -25,6 +26,7 @@ public final class PhaseProgress: Sendable {
     private let isQuiet: Bool
     private let state = Mutex(State())
 
+    /// Starts timing `phase`; `isQuiet` prints nothing.
     public init(phase: String, isQuiet: Bool) {
         self.phase = phase
         self.isQuiet = isQuiet

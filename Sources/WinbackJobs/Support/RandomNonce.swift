@@ -2,8 +2,8 @@ import Foundation
 
 /// Offer nonces: random (version 4) UUIDs in lower case, as StoreKit takes them.
 public enum RandomNonce {
-    /// A fresh nonce from the system's secure generator (`getrandom`). Foundation's `UUID()` opened
-    /// `/dev/urandom` on every call here, ~4 µs a nonce — as much as the rest of an offer's signing code.
+    /// A fresh nonce from the system's secure generator (`getrandom`). Foundation's `UUID()` opens
+    /// `/dev/urandom` on every call on Linux, which cost as much as the rest of an offer's signing code.
     public static func make() -> String {
         var generator = SystemRandomNumberGenerator()
         var uuid = unsafeBitCast((generator.next() as UInt64, generator.next() as UInt64), to: uuid_t.self)

@@ -6,12 +6,17 @@ import WinbackCore
 public enum VerifyJob {
     /// What the command prints and exits with.
     public struct Outcome: Sendable {
+        /// The ingest's counts, inputs and deduplicated store.
         public var result: IngestResult
+        /// 0, or 65 when the reject rate exceeded `report.maxRejectRate`.
         public var exitCode: Int32
+        /// The JSON summary line for stdout.
         public var summaryLine: String
+        /// The human-readable counts for stderr.
         public var report: String
     }
 
+    /// Ingests and verifies the config's inputs; `writeLine` gets each rejection's JSON line in input order.
     public static func run(configPath: String, isQuiet: Bool, isVerbose: Bool = false, writeLine: (String) -> Void) async throws -> Outcome
     {
         let loaded = try LoadedConfig.load(path: configPath)
