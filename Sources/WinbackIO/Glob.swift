@@ -70,9 +70,11 @@ public enum Glob {
         for name in names {
             let path = join(directory, name)
             if rest.isEmpty {
-                var flag: ObjCBool = false
-                if FileManager.default.fileExists(atPath: path, isDirectory: &flag), !flag.boolValue {
-                    results.insert(Match(relativePath: join(relative, name), absolutePath: path))
+                // Everything but directories and absent names: FIFOs, devices and dangling links too, so the
+                // caller can refuse them by name rather than skip them (``FileKind``).
+                switch FileKind.of(path) {
+                case .directory, .missing: break
+                case .regular, .other, .unresolvable: results.insert(Match(relativePath: join(relative, name), absolutePath: path))
                 }
             } else if isDirectory(path) {
                 walk(rest, directory: path, relative: join(relative, name), into: &results)

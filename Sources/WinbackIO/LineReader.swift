@@ -6,8 +6,10 @@
 
 /// Splits a byte stream into physical lines, numbered from 1.
 ///
-/// A trailing `\r` is not part of the line; a UTF-8 BOM at the start is skipped. Lines may be of any
-/// length (a 10 MB line is one line). Lines come in batches (``nextBatch(maximumLines:)``): the source
+/// A trailing `\r` is not part of the line; a UTF-8 BOM at the start is skipped. A line may be as long
+/// as ``maximumLineBytes``; a longer one is delivered as its first bytes only and flagged
+/// (``LineBatch/overlongLines``), and reading resumes after its newline, so memory stays bounded whatever
+/// the input (a gzip bomb without a newline, say). Lines come in batches (``nextBatch(maximumLines:)``): the source
 /// writes straight into a batch's own buffer, which is handed over whole, so no line is copied and the
 /// buffer is never zero-filled; only the incomplete line at its end is copied into the next batch.
 /// Memory holds one batch (``batchCapacity``, or the longest line) plus what the caller keeps.
@@ -32,10 +34,17 @@ public struct LineReader {
     public static let batchCapacity = 1 << 21
     /// The least room a read is given.
     private static let chunkSize = 1 << 18
+    /// The longest line (or document, for ``readRemaining()``) held whole, in bytes.
+    public let maximumLineBytes: Int
+    /// How much of an over-long line or document is kept: its start, for the rejection's `record`.
+    public static let overlongPrefixBytes = 4096
+    /// The default ``maximumLineBytes``: 16 MiB, far above any real App Store record.
+    public static let defaultMaximumLineBytes = 16 << 20
 
-    /// A reader of `source`'s lines.
-    public init(source: any ByteSource) {
+    /// A reader of `source`'s lines, holding lines of at most `maximumLineBytes` bytes whole.
+    public init(source: any ByteSource, maximumLineBytes: Int = LineReader.defaultMaximumLineBytes) {
         self.source = source
+        self.maximumLineBytes = max(1, maximumLineBytes)
     }
 
     /// The next complete lines, at most `maximumLines` and as many as fit in ``batchCapacity`` (at least
@@ -47,6 +56,17 @@ public struct LineReader {
         var capacity = max(Self.batchCapacity, carried.count + Self.chunkSize)
         while true {
             var lines: [(number: Int, range: Range<Int>)] = []
+            var overlong: [Int: Int] = [:]
+            let maximumLineBytes = self.maximumLineBytes
+            /// Adds line `number` at `range`, or its first bytes and its length when it is over the limit.
+            func append(_ number: Int, _ range: Range<Int>) {
+                if range.count > maximumLineBytes {
+                    overlong[number] = range.count
+                    lines.append((number, range.lowerBound..<(range.lowerBound + min(Self.overlongPrefixBytes, range.count))))
+                } else {
+                    lines.append((number, range))
+                }
+            }
             var rest = 0
             var lineTooLong = false
             let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { storage, filled in
@@ -67,7 +87,7 @@ public struct LineReader {
                             let newline = base.distance(to: found)
                             let end = newline > rest && base[newline - 1] == UInt8(ascii: "\r") ? newline - 1 : newline
                             linesFound += 1
-                            lines.append((linesFound, rest..<end))
+                            append(linesFound, rest..<end)
                             rest = newline + 1
                             searched = rest
                         }
@@ -95,7 +115,10 @@ public struct LineReader {
             }
             carried = Array(bytes[rest...])
             if lineTooLong {
-                capacity *= 2
+                if carried.count >= maximumLineBytes || capacity >= maximumLineBytes + Self.chunkSize {
+                    return skipOverlongLine()
+                }
+                capacity = min(capacity * 2, maximumLineBytes + Self.chunkSize)
                 continue
             }
             if isEnd, lines.count < maximumLines, !carried.isEmpty {
@@ -105,14 +128,49 @@ public struct LineReader {
                     // The last line has no line end.
                     let end = bytes.last == UInt8(ascii: "\r") ? bytes.count - 1 : bytes.count
                     linesFound += 1
-                    lines.append((linesFound, rest..<end))
+                    append(linesFound, rest..<end)
                 }
                 carried = []
             }
             guard let last = lines.last else { return nil }
             lineNumber = last.number
-            return LineBatch(bytes: bytes, lines: lines)
+            var batch = LineBatch(bytes: bytes, lines: lines)
+            batch.overlongLines = overlong
+            return batch
         }
+    }
+
+    /// Delivers the incomplete line in ``carried``, over the limit, as its first bytes; reads and drops the
+    /// rest of it up to its newline (or the end), counting its length.
+    private mutating func skipOverlongLine() -> LineBatch {
+        var length = carried.count
+        let prefix = Array(carried.prefix(Self.overlongPrefixBytes))
+        carried = []
+        var scratch = [UInt8](repeating: 0, count: Self.chunkSize)
+        while !isEnd {
+            let count: Int
+            do {
+                count = try scratch.withUnsafeMutableBytes { try source.read(into: $0) }
+            } catch {
+                damage = error
+                isEnd = true
+                break
+            }
+            if count == 0 {
+                isEnd = true
+            } else if let newline = scratch[..<count].firstIndex(of: 0x0A) {
+                length += newline > 0 && scratch[newline - 1] == UInt8(ascii: "\r") ? newline - 1 : newline
+                carried = Array(scratch[(newline + 1)..<count])
+                break
+            } else {
+                length += count
+            }
+        }
+        linesFound += 1
+        lineNumber = linesFound
+        var batch = LineBatch(bytes: prefix, lines: [(linesFound, 0..<prefix.count)])
+        batch.overlongLines = [linesFound: length]
+        return batch
     }
 
     /// The next line (without `\n` / `\r\n`), or `nil` at the end or at damage (see ``damage``).
@@ -130,12 +188,24 @@ public struct LineReader {
     }
 
     /// Reads everything that is left (for JSON documents, which are parsed whole). Call it on a fresh
-    /// reader: lines already in a batch are not included.
+    /// reader: lines already in a batch are not included. A document over ``maximumLineBytes`` is read to
+    /// its end and dropped, and ``OverlongInput`` is thrown with its first bytes and length.
     public mutating func readRemaining() throws -> [UInt8] {
         var result = carried
         carried = []
         while !isEnd {
             if try source.read(into: &result, maximumCount: Self.chunkSize) == 0 { isEnd = true }
+            if result.count > maximumLineBytes {
+                var length = result.count
+                let prefix = Array(result.prefix(Self.overlongPrefixBytes))
+                result = []
+                var scratch = [UInt8](repeating: 0, count: Self.chunkSize)
+                while case let count = try scratch.withUnsafeMutableBytes({ try source.read(into: $0) }), count > 0 {
+                    length += count
+                }
+                isEnd = true
+                throw OverlongInput(length: length, prefix: prefix)
+            }
         }
         if isFirst, result.starts(with: [0xEF, 0xBB, 0xBF]) { result.removeFirst(3) }
         isFirst = false

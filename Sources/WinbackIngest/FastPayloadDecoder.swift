@@ -48,7 +48,8 @@ public struct FastPayloadDecoder: Sendable {
         /// The JSON type the general decoder requires (`FieldValue.string/int64/int32/bool`).
         var expected: FieldType {
             switch self {
-            case .purchaseDate, .originalPurchaseDate, .expiresDate, .signedDate, .revocationDate, .price: .int64
+            case .purchaseDate, .originalPurchaseDate, .expiresDate, .signedDate, .revocationDate: .instant
+            case .price: .int64
             case .quantity, .revocationReason, .offerType, .revocationPercentage: .int32
             case .isUpgraded: .bool
             default: .string
@@ -129,7 +130,8 @@ public struct FastPayloadDecoder: Sendable {
 
         var expected: FieldType {
             switch self {
-            case .gracePeriodExpiresDate, .signedDate, .recentSubscriptionStartDate, .renewalDate, .renewalPrice: .int64
+            case .gracePeriodExpiresDate, .signedDate, .recentSubscriptionStartDate, .renewalDate: .instant
+            case .renewalPrice: .int64
             case .expirationIntent, .autoRenewStatus, .priceIncreaseStatus, .offerType: .int32
             case .isInBillingRetryPeriod: .bool
             case .eligibleWinBackOfferIds: .stringArray
@@ -188,15 +190,17 @@ public struct FastPayloadDecoder: Sendable {
 
     /// The JSON type a field must have when present (`null` reads as absent).
     enum FieldType {
-        case string, int64, int32, bool, stringArray
+        /// `instant`: an integer within ``FieldValue/instantRange`` (`FieldValue.instant`).
+        case string, int64, int32, bool, stringArray, instant
     }
 
-    /// Every present value has its field's type (and an `int32` fits in 32 bits).
+    /// Every present value has its field's type (an `int32` fits in 32 bits, an instant is in range).
     private static func haveTypes(_ slots: UnsafeMutableBufferPointer<FlatValue>, _ types: [FieldType]) -> Bool {
         for (value, type) in zip(slots, types) where value.isPresent {
             switch type {
             case .string: guard value.kind == .string else { return false }
             case .int64: guard value.kind == .integer else { return false }
+            case .instant: guard value.kind == .integer, FieldValue.instantRange.contains(value.integer) else { return false }
             case .int32: guard value.kind == .integer, Int32(exactly: value.integer) != nil else { return false }
             case .bool: guard value.kind == .bool else { return false }
             case .stringArray: guard value.kind == .stringArray else { return false }

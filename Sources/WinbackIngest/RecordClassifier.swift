@@ -97,7 +97,7 @@ public enum RecordClassifier {
             }
             return records
         case .object(let members):
-            if let transactions = members.first(where: { $0.key == "signedTransactions" }), !hasSignedKeys(value) {
+            if let transactions = members.last(where: { $0.key == "signedTransactions" }), !hasSignedKeys(value) {
                 guard case .array(let elements) = transactions.value else {
                     return [
                         RawRecord(

@@ -8,7 +8,7 @@ import WinbackCore
         try JSONParser.parse(
             """
             {"transactionId": "11", "originalTransactionId": "10", "bundleId": "com.example.app", "productId": "p",
-             "purchaseDate": 1000, "expiresDate": 2000, "type": "Auto-Renewable Subscription", "signedDate": 1500,
+             "purchaseDate": 1790000000000, "expiresDate": 1792000000000, "type": "Auto-Renewable Subscription", "signedDate": 1791000000000,
              "environment": "Sandbox"\(extra)}
             """)
     }
@@ -42,7 +42,7 @@ import WinbackCore
     @Test func unknownNotificationTypeAndSubtypeWarnTwice() throws {
         let value = try JSONParser.parse(
             #"""
-            {"notificationType": "NEW_TYPE", "subtype": "NEW_SUBTYPE", "signedDate": 5,
+            {"notificationType": "NEW_TYPE", "subtype": "NEW_SUBTYPE", "signedDate": 1791000000000,
              "data": {"bundleId": "com.example.app", "environment": "Sandbox", "status": 9}}
             """#)
         let (_, warnings) = try PayloadDecoder(app: Self.app).decode(value, as: .notification)
@@ -72,6 +72,15 @@ import WinbackCore
         Failing(
             name: "fractional date", extra: #", "purchaseDate": 1.5"#, code: .invalidField,
             message: "field 'purchaseDate': expected integer, found 1.5 (number)"),
+        Failing(
+            name: "instant before 2007", extra: #", "purchaseDate": 0"#, code: .invalidField,
+            message: "field 'purchaseDate': expected an instant from 2007-01-01 to 9999-12-31 (epoch ms), found 0"),
+        Failing(
+            name: "instant past 9999", extra: #", "expiresDate": 9223372036854775807"#, code: .invalidField,
+            message: "field 'expiresDate': expected an instant from 2007-01-01 to 9999-12-31 (epoch ms), found 9223372036854775807"),
+        Failing(
+            name: "most negative instant", extra: #", "revocationDate": -9223372036854775808"#, code: .invalidField,
+            message: "field 'revocationDate': expected an instant from 2007-01-01 to 9999-12-31 (epoch ms), found -9223372036854775808"),
         Failing(
             name: "absent product", extra: #", "productId": null"#, code: .missingField, message: "required field 'productId' is absent"),
         Failing(

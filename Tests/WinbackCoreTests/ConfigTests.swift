@@ -44,7 +44,8 @@ import WinbackCore
             key: "outptu", message: "unknown key (allowed here: app, campaigns, inputs, ledger, output, report, signing, trust)"),
         BadConfig(
             name: "unknown nested key", text: replacing("\"gracePeriodDays\"", with: "\"graceDays\": 1, \"gracePeriodDays\""),
-            key: "report.graceDays", message: "unknown key (allowed here: gracePeriodDays, maxDataLagDays, maxRejectRate, timeZone)"),
+            key: "report.graceDays",
+            message: "unknown key (allowed here: gracePeriodDays, maxDataLagDays, maxLineBytes, maxRejectRate, timeZone)"),
         BadConfig(
             name: "bad grace period", text: replacing("\"gracePeriodDays\": 16", with: "\"gracePeriodDays\": 5"),
             key: "report.gracePeriodDays", message: "expected one of 0, 3, 16, 28, found 5"),

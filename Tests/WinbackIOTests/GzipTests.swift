@@ -145,6 +145,63 @@ import WinbackIO
         }
     }
 
+    /// A source of `count` bytes of `x` and then `tail`, made as it is read (nothing held in memory).
+    struct GeneratedSource: ByteSource {
+        var remaining: Int
+        var tail: [UInt8]
+
+        mutating func read(into destination: UnsafeMutableRawBufferPointer) throws -> Int {
+            if remaining > 0 {
+                let count = min(remaining, destination.count)
+                destination.baseAddress?.initializeMemory(as: UInt8.self, repeating: UInt8(ascii: "x"), count: count)
+                remaining -= count
+                return count
+            }
+            let count = min(tail.count, destination.count)
+            for index in 0..<count { destination[index] = tail[index] }
+            tail.removeFirst(count)
+            return count
+        }
+    }
+
+    /// A line over the limit comes back as its first bytes, flagged with its whole length; the lines around
+    /// it are intact, whatever the read size.
+    @Test(arguments: [1, 7, 4096, 1 << 20])
+    func overLongLinesAreFlaggedAndReadingResumes(chunk: Int) {
+        let long = String(repeating: "y", count: 50_000)
+        let text = Array("first\n\(long)\r\nthird\n".utf8)
+        var reader = LineReader(source: MemoryByteSource(bytes: text, chunk: chunk), maximumLineBytes: 10_000)
+        var lines: [String] = []
+        var overlong: [Int: Int] = [:]
+        while let batch = reader.nextBatch(maximumLines: 100) {
+            lines += batch.lines.map { "\($0.number):\(batch.bytes[$0.range].count)" }
+            overlong.merge(batch.overlongLines) { a, _ in a }
+        }
+        #expect(lines == ["1:5", "2:\(LineReader.overlongPrefixBytes)", "3:5"])
+        #expect(overlong == [2: 50_000])
+    }
+
+    /// A stream of hundreds of megabytes without a newline is read in bounded memory: one flagged line.
+    @Test func aNewlineFreeStreamIsOneFlaggedLineInBoundedMemory() {
+        let size = 300 << 20
+        var reader = LineReader(source: GeneratedSource(remaining: size, tail: Array("\nafter\n".utf8)), maximumLineBytes: 1 << 20)
+        let first = reader.nextBatch(maximumLines: 100)
+        #expect(first?.overlongLines == [1: size])
+        #expect(first?.bytes.count == LineReader.overlongPrefixBytes)
+        let second = reader.nextBatch(maximumLines: 100)
+        #expect(second.map { String(decoding: $0.bytes[$0.lines[0].range], as: UTF8.self) } == "after")
+    }
+
+    /// A `.json` document over the limit is read to its end and reported with its first bytes and length.
+    @Test func anOverLongDocumentThrowsWithItsLength() throws {
+        var reader = LineReader(source: GeneratedSource(remaining: 5 << 20, tail: []), maximumLineBytes: 1 << 20)
+        #expect {
+            _ = try reader.readRemaining()
+        } throws: { error in
+            (error as? OverlongInput).map { $0.length == 5 << 20 && $0.prefix.count == LineReader.overlongPrefixBytes } ?? false
+        }
+    }
+
     @Test func aTenMegabyteLineIsOneLine() {
         let long = [UInt8](repeating: UInt8(ascii: "x"), count: 10_000_000)
         var reader = LineReader(source: MemoryByteSource(bytes: Array("first\n".utf8) + long + Array("\nlast\n".utf8), chunk: 1 << 20))

@@ -40,6 +40,21 @@ import WinbackIngest
         bytes.withUnsafeBufferPointer { FastPayloadDecoder(app: app, compactor: compactor).decode($0, as: kind) }
     }
 
+    /// An instant outside 2007…9999 is left to the general path, which rejects it naming the field.
+    @Test(arguments: [
+        ("\"purchaseDate\":1761397593187", "\"purchaseDate\":0", PayloadKind.transaction),
+        ("\"expiresDate\":1764075993187", "\"expiresDate\":9223372036854775807", .transaction),
+        ("\"revocationDate\":1762000000000", "\"revocationDate\":-9223372036854775808", .transaction),
+        ("\"renewalDate\":1772024793187", "\"renewalDate\":9223372036854775807", .renewalInfo),
+        ("\"gracePeriodExpiresDate\":1772024793999", "\"gracePeriodExpiresDate\":1", .renewalInfo),
+    ])
+    func instantsOutOfRangeTakeTheGeneralPathAndAreRejected(_ original: String, _ replacement: String, _ kind: PayloadKind) {
+        let text = (kind == .transaction ? Self.transaction : Self.renewalInfo).replacingOccurrences(of: original, with: replacement)
+        #expect(text.contains(replacement))
+        #expect(Self.fast(Array(text.utf8), as: kind, compactor: PayloadCompactor()) == nil)
+        #expect(Self.general(Array(text.utf8), as: kind, compactor: PayloadCompactor()) == nil)
+    }
+
     @Test(arguments: [(transaction, PayloadKind.transaction), (renewalInfo, .renewalInfo)])
     func commonPayloadsTakeTheFastPathAndMatchTheGeneralOne(_ text: String, _ kind: PayloadKind) throws {
         let compactor = PayloadCompactor()

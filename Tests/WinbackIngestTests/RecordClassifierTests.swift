@@ -34,6 +34,15 @@ import Testing
                 [#"7 signedPayload signed notification n.n.n | {"signedPayload": "n.n.n", "signedTransactionInfo": "t.t.t"}"#]
             ),
             (#"{"signedRenewalInfo": null}"#, [#"7 signedRenewalInfo malformed_jws | {"signedRenewalInfo": null}"#]),
+            // A repeated key: the last occurrence wins, in lines as in documents.
+            (
+                #"{"signedTransactionInfo":"a.a.a","signedTransactionInfo":"t.t.t"}"#,
+                [#"7 signedTransactionInfo signed transaction t.t.t | {"signedTransactionInfo":"a.a.a","signedTransactionInfo":"t.t.t"}"#]
+            ),
+            (
+                #"{"signedPayload": "a.a.a", "signedPayload": "n.n.n"}"#,
+                [#"7 signedPayload signed notification n.n.n | {"signedPayload": "a.a.a", "signedPayload": "n.n.n"}"#]
+            ),
             (#"{"transactionId": "1"}"#, [#"7 - decoded transaction | {"transactionId": "1"}"#]),
             (
                 #"{"originalTransactionId": "1", "autoRenewProductId": "p"}"#,
@@ -226,6 +235,17 @@ import Testing
             Self.summary(records) == [
                 "4 signedTransactions[0] signed transaction a.b.c | a.b.c",
                 "5 signedTransactions[1] malformed_jws | 7",
+            ])
+    }
+
+    /// `{"signedTransactions":[],"signedTransactions":[JWS,JWS]}` read 0 records: the last occurrence wins.
+    @Test func aRepeatedKeyInADocumentTakesTheLastOccurrence() {
+        let document = #"{"signedTransactions":[],"signedTransactions":["a.b.c","d.e.f"]}"#
+        let records = RecordClassifier.classifyDocument(Array(document.utf8), source: "h.json")
+        #expect(
+            Self.summary(records) == [
+                "1 signedTransactions[0] signed transaction a.b.c | a.b.c",
+                "1 signedTransactions[1] signed transaction d.e.f | d.e.f",
             ])
     }
 

@@ -20,7 +20,7 @@ public struct ExternalPurchaseToken: Sendable, Equatable {
         for member in members {
             switch member.key {
             case "externalPurchaseId": externalPurchaseId = try FieldValue.string(member.value, field: prefix + "externalPurchaseId")
-            case "tokenCreationDate": tokenCreationDate = try FieldValue.int64(member.value, field: prefix + "tokenCreationDate")
+            case "tokenCreationDate": tokenCreationDate = try FieldValue.instant(member.value, field: prefix + "tokenCreationDate")
             case "appAppleId": appAppleId = try FieldValue.int64(member.value, field: prefix + "appAppleId")
             case "bundleId": bundleId = try FieldValue.string(member.value, field: prefix + "bundleId")
             default: unknownFields.append(member)

@@ -42,6 +42,20 @@ public enum FieldValue {
         }
     }
 
+    /// The instants a payload may hold, epoch ms: from 2007-01-01T00:00:00Z (before the App Store) to the
+    /// end of 9999-12-31, so that every instant formats as `YYYY-MM-DDTHH:MM:SS.sssZ` and no sum of an
+    /// instant and a period overflows.
+    public static let instantRange: ClosedRange<Int64> = 1_167_609_600_000...253_402_300_799_999
+
+    /// An instant field (epoch ms within ``instantRange``); `nil` for null, else an error naming `field`.
+    public static func instant(_ value: JSONValue, field: @autoclosure () -> String) throws(FieldError) -> Int64? {
+        guard let number = try int64(value, field: field()) else { return nil }
+        guard instantRange.contains(number) else {
+            throw FieldError(field: field(), expected: "an instant from 2007-01-01 to 9999-12-31 (epoch ms)", found: String(number))
+        }
+        return number
+    }
+
     /// An integer field within Int32; `nil` for null, else a type error naming `field`.
     public static func int32(_ value: JSONValue, field: @autoclosure () -> String) throws(FieldError) -> Int32? {
         switch value {

@@ -88,14 +88,14 @@ public struct JWSRenewalInfoDecodedPayload: Sendable, Equatable {
                 isInBillingRetryPeriod = try FieldValue.bool(member.value, field: prefix + "isInBillingRetryPeriod")
             case "priceIncreaseStatus": rawPriceIncreaseStatus = try FieldValue.int32(member.value, field: prefix + "priceIncreaseStatus")
             case "gracePeriodExpiresDate":
-                gracePeriodExpiresDate = try FieldValue.int64(member.value, field: prefix + "gracePeriodExpiresDate")
+                gracePeriodExpiresDate = try FieldValue.instant(member.value, field: prefix + "gracePeriodExpiresDate")
             case "offerType": rawOfferType = try FieldValue.int32(member.value, field: prefix + "offerType")
             case "offerIdentifier": offerIdentifier = try FieldValue.string(member.value, field: prefix + "offerIdentifier")
-            case "signedDate": signedDate = try FieldValue.int64(member.value, field: prefix + "signedDate")
+            case "signedDate": signedDate = try FieldValue.instant(member.value, field: prefix + "signedDate")
             case "environment": rawEnvironment = try FieldValue.string(member.value, field: prefix + "environment")
             case "recentSubscriptionStartDate":
-                recentSubscriptionStartDate = try FieldValue.int64(member.value, field: prefix + "recentSubscriptionStartDate")
-            case "renewalDate": renewalDate = try FieldValue.int64(member.value, field: prefix + "renewalDate")
+                recentSubscriptionStartDate = try FieldValue.instant(member.value, field: prefix + "recentSubscriptionStartDate")
+            case "renewalDate": renewalDate = try FieldValue.instant(member.value, field: prefix + "renewalDate")
             case "currency": currency = try FieldValue.string(member.value, field: prefix + "currency")
             case "renewalPrice": renewalPrice = try FieldValue.int64(member.value, field: prefix + "renewalPrice")
             case "offerDiscountType": rawOfferDiscountType = try FieldValue.string(member.value, field: prefix + "offerDiscountType")

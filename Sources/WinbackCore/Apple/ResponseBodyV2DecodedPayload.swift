@@ -41,7 +41,7 @@ public struct ResponseBodyV2DecodedPayload: Sendable, Equatable {
             case "notificationUUID": notificationUUID = try FieldValue.string(member.value, field: prefix + "notificationUUID")
             case "data": data = try FieldValue.nested(member.value, field: prefix + "data", as: NotificationData.init(members:prefix:))
             case "version": version = try FieldValue.string(member.value, field: prefix + "version")
-            case "signedDate": signedDate = try FieldValue.int64(member.value, field: prefix + "signedDate")
+            case "signedDate": signedDate = try FieldValue.instant(member.value, field: prefix + "signedDate")
             case "summary": summary = try FieldValue.nested(member.value, field: prefix + "summary", as: Summary.init(members:prefix:))
             case "externalPurchaseToken":
                 externalPurchaseToken = try FieldValue.nested(

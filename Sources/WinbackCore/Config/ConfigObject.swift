@@ -21,7 +21,7 @@ struct ConfigObject {
     }
 
     func optional(_ name: String) -> JSONValue? {
-        guard let value = members.first(where: { $0.key == name })?.value, value != .null else { return nil }
+        guard let value = members.last(where: { $0.key == name })?.value, value != .null else { return nil }
         return value
     }
 

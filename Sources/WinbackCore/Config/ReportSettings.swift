@@ -9,12 +9,16 @@ public struct ReportSettings: Sendable, Equatable {
     /// Days the as-of date may be after the day of the data's newest `signedDate` before the run calls its
     /// data stale (a warning, `"stale": true`, a banner on the page); default 2.
     public var maxDataLagDays: Int
+    /// The longest NDJSON line or `.json` document read whole, in bytes (default 16 MiB); a longer one is
+    /// one `malformed_json` rejection keeping its first bytes, and reading goes on after it.
+    public var maxLineBytes: Int
 
     /// Settings from the config's `report` object.
-    public init(timeZone: String, gracePeriodDays: Int, maxRejectRate: Double, maxDataLagDays: Int = 2) {
+    public init(timeZone: String, gracePeriodDays: Int, maxRejectRate: Double, maxDataLagDays: Int = 2, maxLineBytes: Int = 16 << 20) {
         self.timeZone = timeZone
         self.gracePeriodDays = gracePeriodDays
         self.maxRejectRate = maxRejectRate
         self.maxDataLagDays = maxDataLagDays
+        self.maxLineBytes = maxLineBytes
     }
 }

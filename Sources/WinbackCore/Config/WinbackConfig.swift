@@ -56,7 +56,7 @@ public struct WinbackConfig: Sendable, Equatable {
         let acceptUnsigned = try trust.optionalBool("acceptUnsignedPayloads") ?? false
 
         let report = try ConfigObject(try reader.required("report"), key: "report")
-        try report.allowOnly(["timeZone", "gracePeriodDays", "maxRejectRate", "maxDataLagDays"])
+        try report.allowOnly(["timeZone", "gracePeriodDays", "maxRejectRate", "maxDataLagDays", "maxLineBytes"])
         let timeZone = try report.string("timeZone")
         guard TimeZone(identifier: timeZone) != nil else {
             throw ConfigError(
@@ -73,6 +73,10 @@ public struct WinbackConfig: Sendable, Equatable {
         let maxDataLagDays = try report.optionalInteger("maxDataLagDays") ?? 2
         guard (0...3650).contains(maxDataLagDays) else {
             throw ConfigError(key: "report.maxDataLagDays", message: "expected an integer from 0 to 3650, found \(maxDataLagDays)")
+        }
+        let maxLineBytes = try report.optionalInteger("maxLineBytes") ?? 16 << 20
+        guard (1024...(1 << 30)).contains(maxLineBytes) else {
+            throw ConfigError(key: "report.maxLineBytes", message: "expected an integer from 1024 to 1073741824, found \(maxLineBytes)")
         }
 
         var signing: SigningSettings? = nil
@@ -100,7 +104,8 @@ public struct WinbackConfig: Sendable, Equatable {
             app: AppIdentity(bundleId: bundleId, appAppleId: appAppleId, environment: environment),
             inputs: inputs, rootCertificates: roots, acceptUnsignedPayloads: acceptUnsigned,
             report: ReportSettings(
-                timeZone: timeZone, gracePeriodDays: Int(grace), maxRejectRate: maxRejectRate, maxDataLagDays: Int(maxDataLagDays)),
+                timeZone: timeZone, gracePeriodDays: Int(grace), maxRejectRate: maxRejectRate, maxDataLagDays: Int(maxDataLagDays),
+                maxLineBytes: Int(maxLineBytes)),
             signing: signing, ledger: ledger, output: output, campaigns: campaigns)
     }
 }

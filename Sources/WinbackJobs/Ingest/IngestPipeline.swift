@@ -19,13 +19,19 @@ public struct IngestPipeline: Sendable {
     /// (``LineReader/batchCapacity``, ~400 lines of a transactions export), which is what bounds it in
     /// practice: a batch cut at a line count would carry the rest of its last read into the next buffer.
     public var batchSize: Int
+    /// The longest line or `.json` document held whole (`report.maxLineBytes`); a longer one is one rejection.
+    public var maximumLineBytes: Int
 
     /// A pipeline over `files`; `window` defaults to twice the cores.
-    public init(processor: RecordProcessor, files: [InputFile], window: Int? = nil, batchSize: Int = 4096) {
+    public init(
+        processor: RecordProcessor, files: [InputFile], window: Int? = nil, batchSize: Int = 4096,
+        maximumLineBytes: Int = LineReader.defaultMaximumLineBytes
+    ) {
         self.processor = processor
         self.files = files
         self.window = window ?? max(2, 2 * ProcessInfoCores.count)
         self.batchSize = batchSize
+        self.maximumLineBytes = maximumLineBytes
     }
 
     enum Batch: Sendable {
@@ -80,7 +86,7 @@ public struct IngestPipeline: Sendable {
                 }
                 let digesting = DigestingSource(fileSource)
                 let source: any ByteSource = file.format.isGzip ? try GzipReader(source: digesting) : digesting
-                var reader = LineReader(source: source)
+                var reader = LineReader(source: source, maximumLineBytes: maximumLineBytes)
                 switch file.format.shape {
                 case .ndjson:
                     while let batch = reader.nextBatch(maximumLines: batchSize) {
@@ -98,6 +104,13 @@ public struct IngestPipeline: Sendable {
                     let bytes: [UInt8]
                     do {
                         bytes = try reader.readRemaining()
+                    } catch let overlong as OverlongInput {
+                        try await submit(
+                            .records([
+                                Self.overlongRecord(length: overlong.length, source: file.relativePath, line: 1, prefix: overlong.prefix)
+                            ]))
+                        stats.append(InputStats(path: file.relativePath, bytes: digesting.byteCount, sha256: digesting.hexDigest()))
+                        continue
                     } catch let damage as StreamDamage {
                         try await submit(.records([Self.damageRecord(damage, file: file, line: 1, tail: [])]))
                         stats.append(InputStats(path: file.relativePath, bytes: digesting.byteCount, sha256: digesting.hexDigest()))
@@ -134,6 +147,18 @@ public struct IngestPipeline: Sendable {
             text: RecordText(bytes: tail))
     }
 
+    /// A line or document over ``maximumLineBytes`` becomes one located rejection; its first bytes are its record.
+    static func overlongRecord(length: Int, source: String, line: Int, prefix: some Collection<UInt8>) -> RawRecord {
+        RawRecord(
+            location: RecordLocation(source: source, line: line, path: nil),
+            content: .failure(
+                RecordFailure(
+                    .malformedJSON,
+                    "record of \(length) bytes is over report.maxLineBytes; read and dropped, its first \(prefix.count) bytes kept as record"
+                )),
+            text: RecordText(bytes: Array(prefix)))
+    }
+
     static func work(_ batch: Batch, processor: RecordProcessor) async -> [RecordOutcome] {
         await processor.caches.withCache { cache in
             var outcomes: [RecordOutcome] = []
@@ -144,6 +169,11 @@ public struct IngestPipeline: Sendable {
                 var prefix = ScannedPrefix()
                 for (number, range) in batch.lines {
                     records.removeAll(keepingCapacity: true)
+                    if let length = batch.overlongLines[number] {
+                        let raw = overlongRecord(length: length, source: source, line: number, prefix: batch.bytes[range])
+                        await processor.process(raw, into: &outcomes, cache: cache)
+                        continue
+                    }
                     RecordClassifier.classifyLine(batch.bytes, range: range, source: source, line: number, into: &records, prefix: &prefix)
                     for raw in records { await processor.process(raw, into: &outcomes, cache: cache) }
                 }

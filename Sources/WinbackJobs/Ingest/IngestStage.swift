@@ -16,7 +16,7 @@ public enum IngestStage {
         let compactor = PayloadCompactor()
         let processor = RecordProcessor(
             verifier: verifier, acceptUnsignedPayloads: loaded.config.acceptUnsignedPayloads, compactor: compactor)
-        let pipeline = IngestPipeline(processor: processor, files: files)
+        let pipeline = IngestPipeline(processor: processor, files: files, maximumLineBytes: loaded.config.report.maxLineBytes)
         var counts = IngestCounts()
         var deduplicator = Deduplicator(compactor: compactor)
         let progress = PhaseProgress(phase: "ingest", isQuiet: isQuiet)

@@ -3,7 +3,8 @@ import WinbackIO
 
 /// Expands the config's `inputs` globs (SPEC §10): the union of all matches, each file once, sorted by
 /// config-relative path in byte order; a pattern matching nothing is a warning; a matched file with an
-/// unknown suffix is a usage error (64).
+/// unknown suffix is a usage error (64); a match that is not a regular file (a FIFO, socket or device) or
+/// a symbolic link that cannot be followed (dangling, looping) is an I/O error naming it (74).
 public enum InputDiscovery {
     /// The input files the config's globs match, sorted, and a warning per pattern matching nothing.
     public static func discover(_ loaded: LoadedConfig) throws(JobError) -> (files: [InputFile], warnings: [String]) {
@@ -13,6 +14,14 @@ public enum InputDiscovery {
             let matches = Glob.expand(pattern, in: loaded.directory)
             if matches.isEmpty { warnings.append("inputs[\(index)] '\(pattern)' matches no file") }
             for match in matches {
+                switch FileKind.of(match.absolutePath) {
+                case .regular: break
+                case .other(let kind):
+                    throw .io(IOError(path: match.relativePath, reason: "not a regular file (\(kind)); inputs must be files"))
+                case .unresolvable(let reason):
+                    throw .io(IOError(path: match.relativePath, reason: "symbolic link cannot be followed (\(reason))"))
+                case .directory, .missing: continue
+                }
                 guard let format = InputFormat(path: match.relativePath) else {
                     throw .config(
                         file: loaded.path,
