@@ -36,19 +36,19 @@ public struct RecordProcessor: Sendable {
     public func process(_ raw: RawRecord, into outcomes: inout [RecordOutcome], cache: WorkerCache) async {
         switch raw.content {
         case .failure(let failure):
-            outcomes.append(.rejected(Rejection(location: raw.location, failure: failure, record: raw.text.string)))
+            outcomes.append(.rejected(Rejection(location: raw.location, failure: failure, text: raw.text)))
         case .decoded(let value, let kind):
             guard acceptUnsignedPayloads else {
                 let failure = RecordFailure(
                     .unsignedPayload, "decoded \(kind.rawValue) payload: expected a signed JWS (trust.acceptUnsignedPayloads is false)")
-                outcomes.append(.rejected(Rejection(location: raw.location, failure: failure, record: raw.text.string)))
+                outcomes.append(.rejected(Rejection(location: raw.location, failure: failure, text: raw.text)))
                 return
             }
             do {
                 let (payload, warnings) = try verifier.decoder.decode(value, as: kind)
                 outcomes.append(.accepted(AcceptedRecord(location: raw.location, kept: compactor.keep(payload), warnings: warnings)))
             } catch {
-                outcomes.append(.rejected(Rejection(location: raw.location, failure: error, record: raw.text.string)))
+                outcomes.append(.rejected(Rejection(location: raw.location, failure: error, text: raw.text)))
             }
         case .signed(let jws, let kind):
             let payload: AcceptedPayload
@@ -62,7 +62,7 @@ public struct RecordProcessor: Sendable {
                     outcomes.append(.accepted(AcceptedRecord(location: raw.location, kept: compactor.keep(payload), warnings: warnings)))
                 }
             } catch {
-                outcomes.append(.rejected(Rejection(location: raw.location, failure: error, record: raw.text.string)))
+                outcomes.append(.rejected(Rejection(location: raw.location, failure: error, text: raw.text)))
                 return
             }
             guard case .notification(let notification) = payload, let data = notification.data else { return }

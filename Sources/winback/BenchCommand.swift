@@ -31,7 +31,7 @@ struct BenchCommand: AsyncParsableCommand {
     var out: String?
 
     func run() async throws {
-        try await CommandSupport.run {
+        try await CommandSupport.run(command: "bench") {
             let directory = out ?? (NSTemporaryDirectory() + "winback-bench-\(getpid())")
             defer { if out == nil { try? FileManager.default.removeItem(atPath: directory) } }
             if let verify {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WinbackCore
 import WinbackIO
 import WinbackJobs
 
@@ -13,24 +14,33 @@ enum CommandSupport {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
-    /// Runs `body`, turning a ``JobError`` (or a file error from WinbackIO, exit 74) into its message and exit code.
-    static func run(_ body: () async throws -> Int32) async throws {
+    /// The summary line of a command that failed: stdout's last line is a JSON object on every exit.
+    static func failureSummary(command: String?, exitCode: Int32, error: String) -> String {
+        JSONText.render(
+            JSONText.object([
+                ("command", command.map(JSONValue.string) ?? .null), ("exitCode", .integer(Int64(exitCode))), ("error", .string(error)),
+            ]))
+    }
+
+    /// Runs `body`, turning a ``JobError`` (or a file error from WinbackIO, exit 74) into its message on
+    /// stderr, a JSON summary line on stdout and its exit code.
+    static func run(command: String, _ body: () async throws -> Int32) async throws {
         MemoryRelease.configureHeap()
         let code: Int32
         do {
             code = try await body()
-        } catch let error as JobError {
-            writeStderr("winback: error: \(error.description)\n")
-            throw ExitCode(error.exitCode)
-        } catch let error as IOError {
-            let jobError = JobError.io(error)
-            writeStderr("winback: error: \(jobError.description)\n")
-            throw ExitCode(jobError.exitCode)
         } catch let error as ExitCode {
             throw error
         } catch {
-            writeStderr("winback: error: \(error)\n")
-            throw ExitCode(ExitStatus.failure)
+            let jobError: JobError =
+                switch error {
+                case let error as JobError: error
+                case let error as IOError: .io(error)
+                default: .internalError("\(error)")
+                }
+            writeStderr("winback: error: \(jobError.description)\n")
+            writeStdout(failureSummary(command: command, exitCode: jobError.exitCode, error: jobError.description))
+            throw ExitCode(jobError.exitCode)
         }
         if code != ExitStatus.success { throw ExitCode(code) }
     }

@@ -28,7 +28,7 @@ struct RunCommand: AsyncParsableCommand {
     var quiet = false
 
     func run() async throws {
-        try await CommandSupport.run {
+        try await CommandSupport.run(command: "run") {
             var options = RunOptions(configPath: config, asOf: asOf, outputOverride: out, isQuiet: quiet)
             options.isVerbose = verbose
             options.exitsAfterRun = true

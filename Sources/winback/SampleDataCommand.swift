@@ -21,7 +21,7 @@ struct SampleDataCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await CommandSupport.run {
+        try await CommandSupport.run(command: "sample-data") {
             let outcome = try SampleDataJob.run(outputDirectory: out, subscriptions: subscriptions, seed: seed)
             CommandSupport.writeStdout(outcome.summaryLine)
             return ExitStatus.success

@@ -19,7 +19,7 @@ struct SignCommand: AsyncParsableCommand {
     var asOf: String?
 
     func run() async throws {
-        try await CommandSupport.run {
+        try await CommandSupport.run(command: "sign") {
             let outcome = try SignJob.run(configPath: config, campaignId: campaign, asOf: asOf) { CommandSupport.writeStderr($0 + "\n") }
             for line in outcome.lines { CommandSupport.writeStdout(line) }
             CommandSupport.writeStdout(outcome.summaryLine)

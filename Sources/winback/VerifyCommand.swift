@@ -22,7 +22,7 @@ struct VerifyCommand: AsyncParsableCommand {
     var quiet = false
 
     func run() async throws {
-        try await CommandSupport.run {
+        try await CommandSupport.run(command: "verify") {
             let outcome = try await VerifyJob.run(
                 configPath: config, isQuiet: quiet, isVerbose: verbose, writeLine: CommandSupport.writeStdout)
             if !quiet { CommandSupport.writeStderr(outcome.report) }

@@ -11,4 +11,27 @@ struct Winback: AsyncParsableCommand {
         version: WinbackVersion.current,
         subcommands: [RunCommand.self, VerifyCommand.self, SignCommand.self, SampleDataCommand.self, BenchCommand.self]
     )
+
+    /// Parses and runs the subcommand. A bad flag, like every other failure, still ends stdout with a JSON
+    /// summary line (`command`, `exitCode`, `error`); `--help` and `--version` print only their text.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if !(error is ExitCode), code != .success {
+                let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+                let command = arguments.first.flatMap { names.contains($0) ? $0 : nil }
+                let message = fullMessage(for: error).split(separator: "\n").first.map(String.init) ?? "usage error"
+                CommandSupport.writeStdout(CommandSupport.failureSummary(command: command, exitCode: code.rawValue, error: message))
+            }
+            exit(withError: error)
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WinbackCore
 import WinbackTestSupport
 
 /// WinbackCore holds values and pure functions only: no locks or atomics, no unchecked sendability, no
@@ -33,5 +34,15 @@ import WinbackTestSupport
             }
         }
         #expect(found == [], "\(found.joined(separator: "\n"))")
+    }
+}
+
+/// CSV cells are written verbatim (RFC 4180 quoting only): the files are data for DuckDB, pandas and
+/// spreadsheets alike, and an offer id or product id that starts with `=` must still join with App Store
+/// Connect. A spreadsheet should import them as text (the README says so); report.html escapes everything.
+@Suite struct CSVCellStanceTests {
+    @Test func formulaLikeCellsAreWrittenVerbatim() {
+        let cells: [String?] = ["=HYPERLINK(\"x\")", "+1", "-1", "@SUM(A1)", "\tx", "\rx", nil]
+        #expect(CSVFormat.line(cells) == "\"=HYPERLINK(\"\"x\"\")\",+1,-1,@SUM(A1),\tx,\"\rx\",\n")
     }
 }

@@ -118,4 +118,56 @@ import WinbackTestSupport
             result.firstErrorLine.contains(kind == "fifo" ? "not a regular file (a FIFO)" : "symbolic link cannot be followed"),
             "\(result.stderr)")
     }
+
+    /// stdout's last line is a JSON summary on every exit: a bad flag, an invalid or empty config, a
+    /// missing file.
+    @Test(arguments: [
+        (["run", "--config", "/nonexistent/winback.json"], "run", Int32(74), "I/O error: /nonexistent/winback.json: no such file"),
+        (["verify", "--config", "/dev/null"], "verify", 64, "invalid config /dev/null: (file): the file is empty; expected a JSON object"),
+        (["run", "--config", "x.json", "--frobnicate"], "run", 64, "Unknown option '--frobnicate'"),
+    ])
+    func everyFailingExitEndsStdoutWithASummary(arguments: [String], command: String, code: Int32, error: String) throws {
+        let result = try CommandRunner.run(arguments)
+        #expect(result.exitCode == code)
+        let summary = try JSONParser.parse(String(result.stdout.split(separator: "\n").last ?? ""))
+        #expect(summary["command"] == .string(command))
+        #expect(summary["exitCode"] == .integer(Int64(code)))
+        #expect(summary["error"]?.stringValue?.contains(error) == true, "\(result.stdout)")
+    }
+
+    /// A reject whose line is not valid UTF-8 keeps its exact bytes in `recordBase64`.
+    @Test func aRejectThatIsNotUTF8KeepsItsBytes() throws {
+        let line: [UInt8] = Array(#"{"signedTransactionInfo": "a.b"#.utf8) + [0xFF, 0xFE, 0xC3] + Array(#".c"}"#.utf8)
+        let pki = try TestPKI.make(seed: 15)
+        let config = try Self.signedConfig("not-utf8", pki: pki, files: ["tx.ndjson": line + [0x0A]])
+        let result = try CommandRunner.run(["verify", "--config", config.path, "--quiet"])
+        let reject = try JSONParser.parse(String(result.stdout.split(separator: "\n").first ?? ""))
+        #expect(reject["record"]?.stringValue?.contains("\u{FFFD}") == true)
+        let bytes = try #require(reject["recordBase64"]?.stringValue.flatMap { Data(base64Encoded: $0) })
+        #expect(Array(bytes) == line)
+    }
+
+    /// A valid UTF-8 reject has no `recordBase64`; a file name with a line break stays on one log line.
+    @Test func verboseLinesEscapeControlCharactersAndValidRejectsHaveNoBase64() {
+        let rejection = Rejection(
+            location: RecordLocation(source: "in/a\nb.ndjson", line: 3, path: nil), failure: RecordFailure(.malformedJSON, "bad"),
+            text: RecordText("{not json"))
+        #expect(rejection.diagnostic == "in/a\\nb.ndjson:3: error: malformed_json: bad")
+        #expect(!rejection.jsonLine.contains("recordBase64"))
+    }
+
+    /// `--quiet` silences progress, not the warning that the signing key is readable by others.
+    @Test func quietStillWarnsAboutAnExposedSigningKey() throws {
+        let directory = try CommandRunner.temporaryDirectory("exposed-key")
+        let key = directory.appendingPathComponent("key.p8")
+        try Data(contentsOf: Fixtures.packageRoot.appendingPathComponent("sample-data/keys/SubscriptionKey_TESTKEY001.p8")).write(to: key)
+        #expect(chmod(key.path, 0o644) == 0)
+        let config = try SampleConfig.copy("exposed-key-config") {
+            $0.replacingOccurrences(
+                of: Fixtures.packageRoot.appendingPathComponent("sample-data/keys/SubscriptionKey_TESTKEY001.p8").path, with: key.path)
+        }
+        let result = try CommandRunner.run(["run", "--config", config.path, "--as-of", "2026-11-19", "--quiet"])
+        #expect(result.exitCode == 0)
+        #expect(result.stderr.contains("warning: signing key \(key.path) is readable by group or others"), "\(result.stderr)")
+    }
 }

@@ -32,6 +32,14 @@ public struct RecordText: Sendable {
         }
     }
 
+    /// The original bytes when they are not valid UTF-8 (``string`` then replaced some of them), else `nil`.
+    public var invalidUTF8Bytes: [UInt8]? {
+        switch storage {
+        case .bytes(let bytes, let range): String(validating: bytes[range], as: UTF8.self) == nil ? Array(bytes[range]) : nil
+        case .string: nil
+        }
+    }
+
     /// Calls `body` with the text's UTF-8 bytes, without copying them; what `body` throws is thrown.
     public func withBytes<T, Failure: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> T) throws(Failure) -> T {
         switch storage {

@@ -19,6 +19,9 @@ public struct LoadedConfig: Sendable {
     /// Reads and validates `path`: exit 74 if unreadable, 64 if invalid (naming the key).
     public static func load(path: String) throws(JobError) -> LoadedConfig {
         let bytes = try FileSystem.readAll(path)
+        guard bytes.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+            throw .config(file: path, ConfigError(key: "(file)", message: "the file is empty; expected a JSON object"))
+        }
         let config: WinbackConfig
         do {
             config = try WinbackConfig.parse(bytes)

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import WinbackCore
+import WinbackCrypto
+import WinbackIngest
+import WinbackTestSupport
+
+/// A seeded mutation fuzzer over the line classifier and the payload decoders, its corpus the sample
+/// exports. Every mutant must classify without a crash or hang, each found record must be located on the
+/// mutant's line, and wherever the fast payload decoder answers, the general path must keep the same value.
+///
+/// `swift test` runs a bounded number of mutants; run it longer with
+/// `WINBACK_FUZZ_ITERATIONS=500000 swift test --filter MutationFuzzTests` (`WINBACK_FUZZ_SEED` picks another run).
+@Suite struct MutationFuzzTests {
+    /// xorshift64*: a deterministic stream for a seed.
+    struct Mutator {
+        var state: UInt64
+
+        mutating func next() -> UInt64 {
+            state ^= state >> 12
+            state ^= state << 25
+            state ^= state >> 27
+            return state &* 0x2545_F491_4F6C_DD1D
+        }
+
+        mutating func below(_ bound: Int) -> Int { bound <= 1 ? 0 : Int(next() % UInt64(bound)) }
+
+        /// Bytes that steer a JSON or JWS reader somewhere else.
+        static let interesting = Array(#"{}[]",:.\-+eE0123456789 nulltrufase"#.utf8) + [0x00, 0x0A, 0x0D, 0x80, 0xC3, 0xFF]
+
+        /// `bytes` with one to four edits: a byte flipped, replaced or inserted, a range deleted or repeated,
+        /// a cut, or a splice of `other`.
+        mutating func mutate(_ bytes: [UInt8], other: [UInt8]) -> [UInt8] {
+            var result = bytes
+            for _ in 0..<(1 + below(4)) {
+                let position = below(result.count + 1)
+                switch below(7) {
+                case 0 where !result.isEmpty: result[min(position, result.count - 1)] ^= UInt8(truncatingIfNeeded: 1 << below(8))
+                case 1 where !result.isEmpty: result[min(position, result.count - 1)] = Self.interesting[below(Self.interesting.count)]
+                case 2: result.insert(Self.interesting[below(Self.interesting.count)], at: position)
+                case 3:
+                    let end = min(result.count, position + below(64))
+                    result.removeSubrange(position..<end)
+                case 4:
+                    let end = min(result.count, position + below(64))
+                    result.insert(contentsOf: result[position..<end], at: position)
+                case 5: result = Array(result.prefix(position))
+                default:
+                    let start = below(other.count + 1)
+                    result = Array(result.prefix(position)) + Array(other[start...])
+                }
+            }
+            return result
+        }
+    }
+
+    /// Lines of the sample exports (NDJSON, gzip included, and JSON documents) as the corpus.
+    static func corpus() throws -> [[UInt8]] {
+        let exports = Fixtures.packageRoot.appendingPathComponent("sample-data/exports")
+        var lines: [[UInt8]] = []
+        let files = try #require(FileManager.default.enumerator(atPath: exports.path)).compactMap { $0 as? String }.sorted()
+        for file in files where file.contains("json") {
+            var bytes = Array(try Data(contentsOf: exports.appendingPathComponent(file)))
+            if file.hasSuffix(".gz") { bytes = try Gunzip.bytes(bytes) }
+            if file.contains(".ndjson") || file.contains(".jsonl") {
+                lines += bytes.split(separator: 0x0A).prefix(40).map(Array.init)
+            } else {
+                lines.append(bytes)
+            }
+        }
+        return lines
+    }
+
+    static let app = AppIdentity(bundleId: "com.example.winback", appAppleId: 1_234_567_890, environment: "Production")
+
+    /// The payloads a record carries: a decoded object's text, or a JWS's decoded middle segment.
+    static func payloads(_ records: [RawRecord]) -> [([UInt8], PayloadKind)] {
+        records.compactMap { record in
+            switch record.content {
+            case .signed(let jws, let kind):
+                let parts = jws.string.split(separator: ".", omittingEmptySubsequences: false)
+                guard parts.count == 3, let payload = Base64.decodeURL(String(parts[1])) else { return nil }
+                return (payload, kind)
+            case .decoded(let value, let kind): return (Array(JSONText.render(value).utf8), kind)
+            case .failure: return nil
+            }
+        }
+    }
+
+    @Test func mutantsClassifyAndDecodeWithoutCrashOrDisagreement() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let iterations = environment["WINBACK_FUZZ_ITERATIONS"].flatMap(Int.init) ?? 4000
+        var mutator = Mutator(state: environment["WINBACK_FUZZ_SEED"].flatMap(UInt64.init) ?? 0x5EED_2026_1125)
+        let corpus = try Self.corpus()
+        #expect(corpus.count > 50)
+        let compactor = PayloadCompactor()
+        let fast = FastPayloadDecoder(app: Self.app, compactor: compactor)
+        let general = PayloadDecoder(app: Self.app)
+        var (records, answered, disagreements) = (0, 0, [String]())
+        for _ in 0..<iterations {
+            let seed = corpus[mutator.below(corpus.count)]
+            let mutant = mutator.mutate(seed, other: corpus[mutator.below(corpus.count)])
+            let found = RecordClassifier.classifyLine(mutant, source: "fuzz.ndjson", line: 7)
+            let documentRecords = RecordClassifier.classifyDocument(mutant, source: "fuzz.json")
+            records += found.count + documentRecords.count
+            #expect(found.allSatisfy { $0.location.line == 7 && $0.location.source == "fuzz.ndjson" })
+            #expect(documentRecords.allSatisfy { $0.location.line >= 1 })
+            for (payload, kind) in Self.payloads(found) + [(mutant, .transaction), (mutant, .renewalInfo)] {
+                guard let quick = payload.withUnsafeBufferPointer({ fast.decode($0, as: kind) }) else { continue }
+                answered += 1
+                let slow = (try? JSONParser.parse(payload)).flatMap { try? general.decode($0, as: kind) }
+                guard let (decoded, warnings) = slow, warnings.isEmpty, compactor.keep(decoded) == quick.kept else {
+                    disagreements.append(String(decoding: payload.prefix(300), as: UTF8.self))
+                    continue
+                }
+            }
+        }
+        #expect(
+            disagreements.isEmpty, "\(disagreements.count) payloads the fast decoder kept differently, e.g. \(disagreements.first ?? "")")
+        #expect(records > iterations / 2)
+        #expect(answered > 0)
+    }
+}
