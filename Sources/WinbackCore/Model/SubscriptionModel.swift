@@ -66,6 +66,8 @@ public struct SubscriptionModel: Sendable {
             let isInScope = { (transaction: SubscriptionTransaction) in transaction.isAutoRenewable && transaction.purchaseDate < asOf }
             if !group.allSatisfy(isInScope) { group.removeAll { !isInScope($0) } }
             guard !group.isEmpty else { continue }
+            // Ingest accepts only instants in range; a model built in code is clamped so nothing overflows.
+            for index in group.indices where !group[index].hasInstantsInRange { group[index].clampInstants() }
             timelines.append(SubscriptionTimeline(transactions: consume group, renewal: renewals[id], asOf: asOf, graceMilliseconds: grace))
         }
         self.timelines = timelines

@@ -175,4 +175,22 @@ public struct SubscriptionTransaction: Sendable, Equatable {
             && a.expiresDate == b.expiresDate && a.revocationMilliseconds == b.revocationMilliseconds && a.signedDate == b.signedDate
             && a.offerType == b.offerType && a.isUpgraded == b.isUpgraded && a.attributes == b.attributes
     }
+
+    /// Whether purchase, expiry and revocation lie in ``FieldValue/instantRange`` (ingest accepts no other).
+    var hasInstantsInRange: Bool {
+        let range = FieldValue.instantRange
+        return range.contains(purchaseDate) && range.contains(expiresDate)
+            && (revocationMilliseconds == .min || range.contains(revocationMilliseconds))
+    }
+
+    /// Clamps purchase, expiry and revocation into ``FieldValue/instantRange``: a transaction built in code
+    /// can hold any Int64, and the model's period arithmetic must not overflow on it.
+    mutating func clampInstants() {
+        let range = FieldValue.instantRange
+        purchaseDate = min(max(purchaseDate, range.lowerBound), range.upperBound)
+        expiresDate = min(max(expiresDate, range.lowerBound), range.upperBound)
+        if revocationMilliseconds != .min {
+            revocationMilliseconds = min(max(revocationMilliseconds, range.lowerBound), range.upperBound)
+        }
+    }
 }

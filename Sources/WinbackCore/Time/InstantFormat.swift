@@ -32,7 +32,7 @@ public enum InstantFormat {
 
         init?(milliseconds: Int64) {
             let days = InstantFormat.floorDivide(milliseconds, InstantFormat.day)
-            msOfDay = milliseconds - days * InstantFormat.day
+            msOfDay = InstantFormat.millisecondsOfDay(milliseconds)
             (year, month, dayOfMonth) = InstantFormat.civil(fromDays: days)
             guard (0...9999).contains(year) else { return nil }
         }
@@ -66,7 +66,7 @@ public enum InstantFormat {
     /// The text of an instant outside the years 0–9999 (a sign or a fifth digit widens the year).
     private static func wideISO8601(milliseconds: Int64) -> String {
         let days = floorDivide(milliseconds, day)
-        let msOfDay = milliseconds - days * day
+        let msOfDay = millisecondsOfDay(milliseconds)
         let (year, month, dayOfMonth) = civil(fromDays: days)
         return
             "\(pad(year, 4))-\(pad(month, 2))-\(pad(dayOfMonth, 2))T\(pad(msOfDay / 3_600_000, 2)):\(pad(msOfDay / 60_000 % 60, 2)):\(pad(msOfDay / 1000 % 60, 2)).\(pad(msOfDay % 1000, 3))Z"
@@ -76,6 +76,13 @@ public enum InstantFormat {
     public static func date(days: Int64) -> String {
         let (year, month, dayOfMonth) = civil(fromDays: days)
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(dayOfMonth, 2))"
+    }
+
+    /// Milliseconds since the start of the instant's UTC day, 0..<86 400 000; overflow-free for every Int64
+    /// (`ms − ⌊ms / day⌋ × day` overflows at the most negative instants).
+    static func millisecondsOfDay(_ milliseconds: Int64) -> Int64 {
+        let remainder = milliseconds % day
+        return remainder < 0 ? remainder + day : remainder
     }
 
     /// ⌊a / b⌋ for b > 0, rounding toward −∞.
