@@ -22,11 +22,11 @@ public struct FastPayloadDecoder: Sendable {
     }
 
     /// The payload's `signedDate` (epoch milliseconds) and kept form, or `nil` to decode it the general way.
-    /// Notifications always take the general path. With `cache` (one task at a time), values are interned
-    /// through the worker's own tables first.
-    public func decode(
-        _ bytes: UnsafeBufferPointer<UInt8>, as kind: PayloadKind, cache: WorkerCache? = nil
-    ) -> (signedDate: Int64, kept: KeptPayload)? {
+    /// Notifications always take the general path. Values are interned through the worker's `cache` (one
+    /// task at a time) first.
+    public func decode(_ bytes: UnsafeBufferPointer<UInt8>, as kind: PayloadKind, cache: WorkerCache) -> (
+        signedDate: Int64, kept: KeptPayload
+    )? {
         switch kind {
         case .transaction: decodeTransaction(bytes, cache: cache)
         case .renewalInfo: decodeRenewalInfo(bytes, cache: cache)
@@ -60,7 +60,7 @@ public struct FastPayloadDecoder: Sendable {
     private static let transactionKeys = FlatKeyTable(TransactionField.allCases.map { String(describing: $0) })
     private static let transactionTypes = TransactionField.allCases.map(\.expected)
 
-    private func decodeTransaction(_ bytes: UnsafeBufferPointer<UInt8>, cache: WorkerCache?) -> (signedDate: Int64, kept: KeptPayload)? {
+    private func decodeTransaction(_ bytes: UnsafeBufferPointer<UInt8>, cache: WorkerCache) -> (signedDate: Int64, kept: KeptPayload)? {
         typealias F = TransactionField
         return withUnsafeTemporaryAllocation(of: FlatValue.self, capacity: F.allCases.count) {
             (slots) -> (signedDate: Int64, kept: KeptPayload)? in
@@ -143,7 +143,7 @@ public struct FastPayloadDecoder: Sendable {
     private static let renewalKeys = FlatKeyTable(RenewalField.allCases.map { String(describing: $0) })
     private static let renewalTypes = RenewalField.allCases.map(\.expected)
 
-    private func decodeRenewalInfo(_ bytes: UnsafeBufferPointer<UInt8>, cache: WorkerCache?) -> (signedDate: Int64, kept: KeptPayload)? {
+    private func decodeRenewalInfo(_ bytes: UnsafeBufferPointer<UInt8>, cache: WorkerCache) -> (signedDate: Int64, kept: KeptPayload)? {
         typealias F = RenewalField
         return withUnsafeTemporaryAllocation(of: FlatValue.self, capacity: F.allCases.count) {
             (slots) -> (signedDate: Int64, kept: KeptPayload)? in

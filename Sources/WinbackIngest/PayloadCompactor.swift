@@ -13,7 +13,6 @@ public final class PayloadCompactor: Sendable {
     }
 
     private let tables = Mutex(Tables())
-    private let identities = Mutex(RecentIdentities())
 
     /// Empty tables.
     public init() {}
@@ -51,37 +50,26 @@ public final class PayloadCompactor: Sendable {
         }
     }
 
-    /// `intern(_: AttributeBytes)` through the worker's `cache` when there is one (its own copy, asking here once).
-    func intern(_ fields: AttributeBytes, cache: WorkerCache?) -> TransactionAttributes {
-        guard let cache else { return intern(fields) }
+    /// `intern(_: AttributeBytes)` through the worker's `cache` (its own copy, asking here once).
+    func intern(_ fields: AttributeBytes, cache: WorkerCache) -> TransactionAttributes {
         let hash = fields.hash()
         return cache.attributes(fields, hash: hash) ?? cache.adopt(intern(fields), hash: hash)
     }
 
-    /// The shared copy of the product id spelled `bytes`, through the worker's `cache` when there is one.
-    func internProductId(_ bytes: UnsafeBufferPointer<UInt8>, cache: WorkerCache?) -> String {
-        guard let cache else { return intern(String(decoding: bytes, as: UTF8.self)) }
+    /// The shared copy of the product id spelled `bytes`, through the worker's `cache`.
+    func internProductId(_ bytes: UnsafeBufferPointer<UInt8>, cache: WorkerCache) -> String {
         let hash = ByteSpelling.hash(bytes)
         return cache.productId(bytes, hash: hash) ?? cache.adoptProductId(intern(String(decoding: bytes, as: UTF8.self)), hash: hash)
     }
 
     /// The identity with these fields (``RecentIdentities``): the one a recent transaction of the same
-    /// subscription got, else a new one from `make`; from `cache`'s table when there is one, else from the
-    /// shared table under its lock.
+    /// subscription got in this worker's `cache`, else a new one from `make`.
     func identity(
         originalTransactionId: UnsafeBufferPointer<UInt8>, appAccountToken: UnsafeBufferPointer<UInt8>?,
-        appTransactionId: UnsafeBufferPointer<UInt8>?, cache: WorkerCache? = nil, make: () -> SubscriptionIdentity
+        appTransactionId: UnsafeBufferPointer<UInt8>?, cache: WorkerCache, make: () -> SubscriptionIdentity
     ) -> SubscriptionIdentity {
-        if let cache {
-            return cache.identity(
-                originalTransactionId: originalTransactionId, appAccountToken: appAccountToken, appTransactionId: appTransactionId,
-                make: make)
-        }
-        return identities.withLock { recent in
-            recent.identity(
-                originalTransactionId: originalTransactionId, appAccountToken: appAccountToken, appTransactionId: appTransactionId,
-                make: make)
-        }
+        cache.identity(
+            originalTransactionId: originalTransactionId, appAccountToken: appAccountToken, appTransactionId: appTransactionId, make: make)
     }
 
     /// The shared copy of `string`.

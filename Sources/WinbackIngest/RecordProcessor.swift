@@ -23,15 +23,6 @@ public struct RecordProcessor: Sendable {
         caches = WorkerCache.Pool(app: verifier.decoder.app, compactor: compactor)
     }
 
-    /// The outcomes of `raw` in input order (a notification before its nested records).
-    public func process(_ raw: RawRecord) async -> [RecordOutcome] {
-        await caches.withCache { cache in
-            var outcomes: [RecordOutcome] = []
-            await process(raw, into: &outcomes, cache: cache)
-            return outcomes
-        }
-    }
-
     /// Appends the outcomes of `raw` to `outcomes` (no array per record), verifying with the worker's `cache`.
     public func process(_ raw: RawRecord, into outcomes: inout [RecordOutcome], cache: WorkerCache) async {
         switch raw.content {

@@ -37,7 +37,8 @@ import WinbackIngest
     }
 
     static func fast(_ bytes: [UInt8], as kind: PayloadKind, compactor: PayloadCompactor) -> (signedDate: Int64, kept: KeptPayload)? {
-        bytes.withUnsafeBufferPointer { FastPayloadDecoder(app: app, compactor: compactor).decode($0, as: kind) }
+        let cache = WorkerCache(app: app, compactor: compactor)
+        return bytes.withUnsafeBufferPointer { FastPayloadDecoder(app: app, compactor: compactor).decode($0, as: kind, cache: cache) }
     }
 
     /// An instant outside 2007…9999 is left to the general path, which rejects it naming the field.

@@ -95,6 +95,7 @@ import WinbackTestSupport
         #expect(corpus.count > 50)
         let compactor = PayloadCompactor()
         let fast = FastPayloadDecoder(app: Self.app, compactor: compactor)
+        let cache = WorkerCache(app: Self.app, compactor: compactor)
         let general = PayloadDecoder(app: Self.app)
         var (records, answered, disagreements) = (0, 0, [String]())
         for _ in 0..<iterations {
@@ -106,7 +107,7 @@ import WinbackTestSupport
             #expect(found.allSatisfy { $0.location.line == 7 && $0.location.source == "fuzz.ndjson" })
             #expect(documentRecords.allSatisfy { $0.location.line >= 1 })
             for (payload, kind) in Self.payloads(found) + [(mutant, .transaction), (mutant, .renewalInfo)] {
-                guard let quick = payload.withUnsafeBufferPointer({ fast.decode($0, as: kind) }) else { continue }
+                guard let quick = payload.withUnsafeBufferPointer({ fast.decode($0, as: kind, cache: cache) }) else { continue }
                 answered += 1
                 let slow = (try? JSONParser.parse(payload)).flatMap { try? general.decode($0, as: kind) }
                 guard let (decoded, warnings) = slow, warnings.isEmpty, compactor.keep(decoded) == quick.kept else {

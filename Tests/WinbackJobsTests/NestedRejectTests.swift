@@ -48,7 +48,7 @@ import WinbackIngest
             acceptUnsignedPayloads: false)
         let raws = RecordClassifier.classifyLine(Array(line.utf8), source: "n.ndjson", line: 1)
         var outcomes: [RecordOutcome] = []
-        for raw in raws { outcomes += await processor.process(raw) }
+        for raw in raws { await processor.caches.withCache { await processor.process(raw, into: &outcomes, cache: $0) } }
         #expect(outcomes.count == 2)
         guard outcomes.count == 2, case .accepted = outcomes[0], case .rejected(let rejection) = outcomes[1] else {
             Issue.record("expected the notification accepted and its transaction rejected, found \(outcomes)")
