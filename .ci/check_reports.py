@@ -9,7 +9,7 @@ import duckdb
 
 DUCK_TYPES = {
     "string": "VARCHAR", "integer": "BIGINT", "rate": "DOUBLE", "boolean": "BOOLEAN",
-    "instant": "TIMESTAMPTZ", "date": "DATE", "month": "VARCHAR",
+    "instant": "TIMESTAMPTZ", "date": "DATE", "month": "VARCHAR", "string[]": "VARCHAR[]",
 }
 
 

@@ -58,7 +58,6 @@ import WinbackCrypto
         ("billing errors too", rules { $0.lapseReasons = [.voluntary, .billingError] }, ["10", "2", "3", "5"]),
         ("product filter", rules { $0.productIds = ["a"] }, []),
         ("empty storefront list selects nothing", rules { $0.storefronts = [] }, []),
-        ("Apple eligibility without renewal offers", rules { $0.requireAppleEligibility = true }, []),
     ]
 
     @Test(arguments: ruleCases)
@@ -79,17 +78,31 @@ import WinbackCrypto
             ])
     }
 
-    @Test func appleEligibilityRequiresTheOfferInRenewalInfo() {
+    /// An Apple win-back offer (SPEC §13) reaches only accounts whose renewal info lists it; with a null
+    /// `offerIdentifier`, any listed offer, and the account's offer is Apple's first id.
+    @Test(
+        arguments: [
+            ("wb.offer", ["other", "wb.offer"], true, "wb.offer"), ("wb.offer", ["other"], false, nil),
+            ("wb.offer", nil, false, nil), (nil, ["first", "second"], true, "first"), (nil, [], false, nil),
+        ] as [(String?, [String]?, Bool, String?)])
+    func appleWinBackOffersNeedAppleEligibility(offer: String?, listed: [String]?, isSelected: Bool, offerOfAccount: String?) {
         let lapsed = SubscriptionTransaction(
             transactionId: "t1", originalTransactionId: "o1", productId: "m", purchaseDate: 0, expiresDate: 30 * InstantFormat.day)
-        let eligible = RenewalState(originalTransactionId: "o1", expirationIntent: 1, eligibleWinBackOfferIds: ["other", "wb.offer"])
-        let notEligible = RenewalState(originalTransactionId: "o1", expirationIntent: 1, eligibleWinBackOfferIds: ["other"])
+        let renewal = RenewalState(originalTransactionId: "o1", expirationIntent: 1, eligibleWinBackOfferIds: listed)
         let asOf = 60 * InstantFormat.day
-        let campaign = Self.winBack { $0.requireAppleEligibility = true }
-        for (renewal, expected) in [(eligible, ["o1"]), (notEligible, []), (nil, [])] as [(RenewalState?, [String])] {
-            let timeline = SubscriptionTimeline(transactions: [lapsed], renewal: renewal, asOf: asOf, graceMilliseconds: 0)
-            #expect(Self.selector.select(campaign, timelines: [timeline], asOf: asOf, coolingDown: []).map(\.accountKey) == expected)
-        }
+        var campaign = Self.winBack { _ in }
+        campaign.offerKind = .winBack
+        campaign.offerIdentifier = offer
+        campaign.signatures = []
+        let timeline = SubscriptionTimeline(transactions: [lapsed], renewal: renewal, asOf: asOf, graceMilliseconds: 0)
+        let selected = Self.selector.select(campaign, timelines: [timeline], asOf: asOf, coolingDown: [])
+        #expect(selected.map(\.accountKey) == (isSelected ? ["o1"] : []))
+        #expect(selected.first?.offerIdentifier == offerOfAccount)
+        #expect(selected.first?.offerKind == (isSelected ? .winBack : nil))
+        #expect(selected.first?.eligibleWinBackOfferIds == (isSelected ? listed : nil))
+        // The same accounts as a promotional offer are selected whatever Apple lists.
+        campaign.offerKind = .promotional
+        #expect(Self.selector.select(campaign, timelines: [timeline], asOf: asOf, coolingDown: []).map(\.accountKey) == ["o1"])
     }
 
     @Test func oneConsiderationPerAccountCooldownAndCap() {
@@ -198,10 +211,50 @@ import WinbackCrypto
             #"[{"id": "x", "audience": "billing_issue"}, {"id": "x", "audience": "billing_issue"}]"#,
             "campaigns[1] ('x').id", "expected a unique id, found 'x' twice"
         ),
+        // SPEC §13: the withdrawn rule on a promotional offer says what to use instead.
+        (
+            #"[{"id": "x", "audience": "win_back", "offer": {"offerIdentifier": "o"}, "signatures": ["v2"], "rules": {"lapseReasons": ["voluntary"], "requireAppleEligibility": true}}]"#,
+            "campaigns[0] ('x').rules.requireAppleEligibility",
+            "withdrawn: a promotional offer cannot require Apple's win-back eligibility; use offer.type \"win_back\" for Apple's win-back offers (unsigned, eligibility from eligibleWinBackOfferIds)"
+        ),
+        (
+            #"[{"id": "x", "audience": "win_back", "offer": {"type": "win_back", "offerIdentifier": "o"}, "signatures": ["v2"], "rules": {"lapseReasons": ["voluntary"]}}]"#,
+            "campaigns[0] ('x').signatures",
+            "expected none: Apple win-back offers are redeemed with StoreKit's win-back purchase option, without a signature"
+        ),
+        (
+            #"[{"id": "x", "audience": "retention", "offer": {"type": "win_back", "offerIdentifier": "o"}, "rules": {"maxDaysToExpiry": 3}}]"#,
+            "campaigns[0] ('x').offer.type", "expected audience 'win_back' for an Apple win-back offer, found 'retention'"
+        ),
+        (
+            #"[{"id": "x", "audience": "win_back", "offer": {"type": "winback"}, "rules": {"lapseReasons": ["voluntary"]}}]"#,
+            "campaigns[0] ('x').offer.type", "expected 'promotional' or 'win_back', found 'winback'"
+        ),
     ])
     func invalidCampaignsNameTheCampaignAndKey(_ text: String, _ key: String, _ message: String) throws {
         guard case .array(let elements) = try JSONParser.parse(text) else { return }
         #expect(throws: ConfigError(key: key, message: message)) { try CampaignParser.parse(elements.map(\.value)) }
+    }
+
+    /// A win-back offer needs no signatures or offer identifier; the withdrawn rule only warns on it, and
+    /// `false` anywhere is ignored with a warning.
+    @Test func appleWinBackCampaignsParseAndTheWithdrawnRuleWarns() throws {
+        let text = #"""
+            [{"id": "a", "audience": "win_back", "offer": {"type": "win_back"}, "rules": {"lapseReasons": ["voluntary"], "requireAppleEligibility": true}},
+             {"id": "b", "audience": "win_back", "offer": {"type": "win_back", "offerIdentifier": "o"}, "signatures": [], "rules": {"lapseReasons": ["voluntary"]}},
+             {"id": "c", "audience": "win_back", "offer": {"offerIdentifier": "o"}, "signatures": ["v2"], "rules": {"lapseReasons": ["voluntary"], "requireAppleEligibility": false}}]
+            """#
+        guard case .array(let elements) = try JSONParser.parse(text) else { return }
+        var warnings: [String] = []
+        let campaigns = try CampaignParser.parse(elements.map(\.value), warnings: &warnings)
+        #expect(campaigns.map(\.offerKind) == [.winBack, .winBack, .promotional])
+        #expect(campaigns.map(\.isSigned) == [false, false, true])
+        #expect(campaigns.first?.offerIdentifier == nil && campaigns.first?.signatures == [])
+        #expect(
+            warnings == [
+                "warning: campaigns[0] ('a').rules.requireAppleEligibility is withdrawn and redundant: offer.type \"win_back\" already requires Apple's eligibility",
+                "warning: campaigns[2] ('c').rules.requireAppleEligibility is withdrawn and ignored; remove it (Apple's win-back offers: offer.type \"win_back\")",
+            ])
     }
 
     @Test func introOnlyCampaignMayOmitTheOfferIdentifier() throws {

@@ -100,6 +100,57 @@ import WinbackTestSupport
         #expect(newNonces.isDisjoint(with: oldNonces))
     }
 
+    /// SPEC §13: the sample's Apple win-back campaign gets unsigned lines (whom to show the offer), recorded
+    /// and re-emitted by a re-run unchanged, and `winback sign` refuses it; promotional offers stay signed.
+    @Test func appleWinBackOffersAreUnsignedRecordedAndReemitted() async throws {
+        let config = try SampleConfig.copy("apple-win-back")
+        _ = try await Self.run(config, asOf: "2026-11-19")
+        let first = try Self.offers(config, asOf: "2026-11-19")
+        let apple = first.filter { $0["campaignId"] == .string("winback-apple-eligible") }
+        let promotional = first.filter { $0["campaignId"] == .string("winback-voluntary") }
+        #expect(!apple.isEmpty && !promotional.isEmpty)
+        for offer in apple {
+            #expect(offer["offerType"] == .string("win_back"))
+            for key in ["nonce", "timestamp", "keyId", "signatureV1", "jwsV2", "jwsIntroEligibility", "issuedAt", "expiresAt"] {
+                #expect(offer[key] == .null, "\(key)")
+            }
+            guard case .array(let listed)? = offer["eligibleWinBackOfferIds"] else {
+                Issue.record("no eligibleWinBackOfferIds")
+                continue
+            }
+            #expect(listed.contains { $0.value == .string("winback.monthly.50off") })
+        }
+        #expect(promotional.allSatisfy { $0["offerType"] == .string("promotional") && $0["jwsV2"]?.stringValue != nil })
+        let outcome = try await Self.run(config, asOf: "2026-11-19")
+        #expect(outcome.summaryLine.contains(#""offersSigned":true"#))
+        let again = try Self.offers(config, asOf: "2026-11-19").filter { $0["campaignId"] == .string("winback-apple-eligible") }
+        #expect(again == apple)
+        #expect {
+            try SignJob.run(configPath: config.path, campaignId: "winback-apple-eligible", asOf: "2026-11-19") { _ in }
+        } throws: { error in
+            (error as? JobError)?.exitCode == 64 && "\(error)".contains("without a signature")
+        }
+    }
+
+    /// A promotional campaign still asking for Apple's eligibility is a config error naming what to use instead.
+    @Test func aPromotionalCampaignRequiringAppleEligibilityExits64() throws {
+        let config = try SampleConfig.copy("withdrawn-rule") {
+            $0.replacingOccurrences(
+                of:
+                    #""offer": { "type": "win_back", "productId": "com.example.winback.monthly", "offerIdentifier": "winback.monthly.50off" },"#,
+                with:
+                    #""offer": { "productId": "com.example.winback.monthly", "offerIdentifier": "winback.monthly.50off" }, "signatures": ["v2"],"#
+            )
+            .replacingOccurrences(
+                of: #""rules": { "lapseReasons": ["voluntary"] },"#,
+                with: #""rules": { "lapseReasons": ["voluntary"], "requireAppleEligibility": true },"#)
+        }
+        let result = try CommandRunner.run(["run", "--config", config.path, "--as-of", "2026-11-19"])
+        #expect(result.exitCode == 64)
+        #expect(result.firstErrorLine.contains("('winback-apple-eligible').rules.requireAppleEligibility: withdrawn"), "\(result.stderr)")
+        #expect(result.firstErrorLine.contains(#"use offer.type "win_back""#))
+    }
+
     @Test func missingKeyFileExits74AndBadKeyExits64() throws {
         let missing = try SampleConfig.copy("no-key")
         let result = try CommandRunner.run(

@@ -6,8 +6,11 @@ public struct Campaign: Sendable, Equatable {
     public var audience: Audience
     /// The offer's product; `nil` = the renewal info's `autoRenewProductId`, else the latest transaction's product.
     public var offerProductId: String?
-    /// Required for signed audiences, except intro-only campaigns; may be `nil` for `billing_issue`.
+    /// Required for signed promotional offers, except intro-only campaigns; `nil` for `billing_issue`, and
+    /// for a win-back offer it means Apple's first eligible id.
     public var offerIdentifier: String?
+    /// `offer.type`: a signed promotional offer (default) or an unsigned Apple win-back offer.
+    public var offerKind: OfferKind
     /// The audience's eligibility rules.
     public var rules: CampaignRules
     /// Share of accounts held out as control, 0…100 (fractions allowed).
@@ -21,10 +24,13 @@ public struct Campaign: Sendable, Equatable {
     /// The `allowIntroductoryOffer` claim; present iff `intro` is signed.
     public var allowIntroductoryOffer: Bool?
 
+    /// Whether treatment accounts get signed offers: a promotional offer of a signed audience.
+    public var isSigned: Bool { audience.isSigned && offerKind == .promotional }
+
     /// A campaign from its validated fields (``CampaignParser`` builds them from the config).
     public init(
         id: String, audience: Audience, offerProductId: String? = nil, offerIdentifier: String? = nil,
-        rules: CampaignRules = CampaignRules(),
+        offerKind: OfferKind = .promotional, rules: CampaignRules = CampaignRules(),
         holdoutPercent: Double = 0, cooldownDays: Int64 = 0, maxOffers: Int? = nil, signatures: [SignatureKind] = [],
         allowIntroductoryOffer: Bool? = nil
     ) {
@@ -32,6 +38,7 @@ public struct Campaign: Sendable, Equatable {
         self.audience = audience
         self.offerProductId = offerProductId
         self.offerIdentifier = offerIdentifier
+        self.offerKind = offerKind
         self.rules = rules
         self.holdoutPercent = holdoutPercent
         self.cooldownDays = cooldownDays

@@ -2,10 +2,16 @@
 public enum CampaignParser {
     /// Validates the config's `campaigns` objects; the first problem names the campaign and key (exit 64).
     public static func parse(_ values: [JSONValue]) throws(ConfigError) -> [Campaign] {
+        var warnings: [String] = []
+        return try parse(values, warnings: &warnings)
+    }
+
+    /// Validates the config's `campaigns` objects, adding a deprecation warning per withdrawn rule in use.
+    public static func parse(_ values: [JSONValue], warnings: inout [String]) throws(ConfigError) -> [Campaign] {
         var campaigns: [Campaign] = []
         var seen: Set<String> = []
         for (index, value) in values.enumerated() {
-            let campaign = try parse(value, key: "campaigns[\(index)]")
+            let campaign = try parse(value, key: "campaigns[\(index)]", warnings: &warnings)
             guard seen.insert(campaign.id).inserted else {
                 throw ConfigError(
                     key: "campaigns[\(index)] ('\(campaign.id)').id", message: "expected a unique id, found '\(campaign.id)' twice")
@@ -15,7 +21,7 @@ public enum CampaignParser {
         return campaigns
     }
 
-    static func parse(_ value: JSONValue, key: String) throws(ConfigError) -> Campaign {
+    static func parse(_ value: JSONValue, key: String, warnings: inout [String]) throws(ConfigError) -> Campaign {
         try CampaignKeys.check(value, key: key)
         let id = try ConfigObject(value, key: key).string("id")
         let name = "\(key) ('\(id)')"
@@ -32,6 +38,25 @@ public enum CampaignParser {
             let offer = try ConfigObject(offerValue, key: "\(name).offer")
             campaign.offerProductId = try offer.optionalString("productId")
             campaign.offerIdentifier = try offer.optionalString("offerIdentifier")
+            if let typeText = try offer.optionalString("type") {
+                guard let kind = OfferKind(rawValue: typeText) else {
+                    throw ConfigError(key: "\(name).offer.type", message: "expected 'promotional' or 'win_back', found '\(typeText)'")
+                }
+                campaign.offerKind = kind
+            }
+        }
+        if campaign.offerKind == .winBack {
+            guard audience == .winBack else {
+                throw ConfigError(
+                    key: "\(name).offer.type",
+                    message: "expected audience 'win_back' for an Apple win-back offer, found '\(audience.rawValue)'")
+            }
+            if let signatures = object.optional("signatures"), signatures != .array([]) {
+                throw ConfigError(
+                    key: "\(name).signatures",
+                    message:
+                        "expected none: Apple win-back offers are redeemed with StoreKit's win-back purchase option, without a signature")
+            }
         }
         if let holdout = object.optional("holdoutPercent") {
             let percent = try object.number("holdoutPercent")
@@ -51,7 +76,7 @@ public enum CampaignParser {
             guard cap >= 0 else { throw ConfigError(key: "\(name).maxOffers", message: "expected an integer >= 0, found \(cap)") }
             campaign.maxOffers = Int(cap)
         }
-        if audience.isSigned {
+        if campaign.isSigned {
             let texts = try object.stringArray("signatures")
             var kinds: [SignatureKind] = []
             for text in texts {
@@ -83,6 +108,23 @@ public enum CampaignParser {
             }
         }
         campaign.rules = try rules(object.optional("rules"), audience: audience, key: "\(name).rules")
+        if let required = try ConfigObject(object.optional("rules") ?? .object([]), key: "\(name).rules").optionalBool(
+            "requireAppleEligibility")
+        {
+            let rule = "\(name).rules.requireAppleEligibility"
+            switch (required, campaign.offerKind) {
+            case (true, .promotional):
+                throw ConfigError(
+                    key: rule,
+                    message:
+                        "withdrawn: a promotional offer cannot require Apple's win-back eligibility; use offer.type \"win_back\" for Apple's win-back offers (unsigned, eligibility from eligibleWinBackOfferIds)"
+                )
+            case (true, .winBack):
+                warnings.append("warning: \(rule) is withdrawn and redundant: offer.type \"win_back\" already requires Apple's eligibility")
+            case (false, _):
+                warnings.append("warning: \(rule) is withdrawn and ignored; remove it (Apple's win-back offers: offer.type \"win_back\")")
+            }
+        }
         return campaign
     }
 
@@ -92,7 +134,6 @@ public enum CampaignParser {
         if let minPaid = try object.optionalInteger("minPaidDays") { rules.minPaidDays = minPaid }
         if let minDays = try object.optionalInteger("minDaysSinceLapse") { rules.minDaysSinceLapse = minDays }
         if let maxDays = try object.optionalInteger("maxDaysSinceLapse") { rules.maxDaysSinceLapse = maxDays }
-        rules.requireAppleEligibility = try object.optionalBool("requireAppleEligibility") ?? false
         rules.maxDaysToExpiry = try object.optionalInteger("maxDaysToExpiry")
         rules.storefronts = try object.optional("storefronts").map { _ throws(ConfigError) in Set(try object.stringArray("storefronts")) }
         rules.productIds = try object.optional("productIds").map { _ throws(ConfigError) in Set(try object.stringArray("productIds")) }

@@ -8,8 +8,6 @@ public struct CampaignRules: Sendable, Equatable {
     public var maxDaysSinceLapse: Int64 = 36_500
     /// win_back: allowed lapse reasons (required for win_back).
     public var lapseReasons: Set<LapseReason> = []
-    /// win_back: the offer must be in the renewal info's `eligibleWinBackOfferIds`.
-    public var requireAppleEligibility = false
     /// retention, price_increase: days to expiry, `0…maxDaysToExpiry` (required for them).
     public var maxDaysToExpiry: Int64?
     /// Storefront filter on the latest transaction; `nil` = no filter, `[]` = nothing.

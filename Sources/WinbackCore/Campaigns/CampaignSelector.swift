@@ -118,8 +118,10 @@ public struct CampaignSelector: Sendable {
             let days = InstantFormat.floorDivide(asOf - lapse.at, InstantFormat.day)
             guard days >= rules.minDaysSinceLapse, days <= rules.maxDaysSinceLapse else { return nil }
             guard timeline.consecutivePaidDays >= rules.minPaidDays else { return nil }
-            if rules.requireAppleEligibility {
-                guard let offer = campaign.offerIdentifier, renewal?.eligibleWinBackOfferIds?.contains(offer) == true else { return nil }
+            if campaign.offerKind == .winBack {
+                // Apple decides: the offer must be in R's eligibleWinBackOfferIds (any, for a null offerIdentifier).
+                guard let eligible = renewal?.eligibleWinBackOfferIds, !eligible.isEmpty else { return nil }
+                if let offer = campaign.offerIdentifier, !eligible.contains(offer) { return nil }
             }
             daysSinceLapse = days
             lapseReason = lapse.reason
@@ -149,13 +151,19 @@ public struct CampaignSelector: Sendable {
         _ campaign: Campaign, _ timeline: SubscriptionTimeline, accountKey: String, paidDays: Int64, _ qualification: Qualification
     ) -> EligibleAccount {
         let latest = timeline.latest
-        return EligibleAccount(
+        let eligibleWinBack = timeline.renewal?.eligibleWinBackOfferIds
+        // A win-back offer without an identifier is Apple's first eligible one.
+        let offerIdentifier = campaign.offerKind == .winBack ? campaign.offerIdentifier ?? eligibleWinBack?.first : campaign.offerIdentifier
+        var account = EligibleAccount(
             campaignId: campaign.id, accountKey: accountKey, originalTransactionId: timeline.originalTransactionId,
             variant: .treatment, audience: campaign.audience,
             productId: campaign.offerProductId ?? timeline.renewal?.autoRenewProductId ?? latest.productId,
-            offerIdentifier: campaign.offerIdentifier,
+            offerIdentifier: offerIdentifier,
             paidDays: paidDays, daysSinceLapse: qualification.daysSinceLapse, daysToExpiry: qualification.daysToExpiry,
             lapseReason: qualification.lapseReason, transactionId: latest.transactionId,
             appAccountToken: latest.appAccountToken == nil ? nil : accountKey)
+        account.offerKind = campaign.offerKind
+        account.eligibleWinBackOfferIds = eligibleWinBack
+        return account
     }
 }

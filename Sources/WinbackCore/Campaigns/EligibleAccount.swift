@@ -31,6 +31,10 @@ public struct EligibleAccount: Sendable, Equatable {
     public var transactionId: String
     /// Lower-case app account token, or `nil`.
     public var appAccountToken: String?
+    /// The campaign's kind of offer (`offers.ndjson`'s `offerType`).
+    public var offerKind: OfferKind = .promotional
+    /// `R.eligibleWinBackOfferIds`: the win-back offers Apple lists for the subscription, or `nil`.
+    public var eligibleWinBackOfferIds: [String]?
 
     /// An account row from its fields.
     public init(

@@ -34,6 +34,27 @@ public struct JSONObjectBytes {
         bytes.append(contentsOf: String(value).utf8)
     }
 
+    /// An integer member; `null` when `value` is `nil`.
+    public mutating func add(_ key: StaticString, _ value: Int64?) {
+        self.key(key)
+        if let value { bytes.append(contentsOf: String(value).utf8) } else { bytes.append(contentsOf: "null".utf8) }
+    }
+
+    /// An array-of-strings member; `null` when `values` is `nil`.
+    public mutating func add(_ key: StaticString, _ values: [String]?) {
+        self.key(key)
+        guard let values else {
+            bytes.append(contentsOf: "null".utf8)
+            return
+        }
+        bytes.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONText.appendQuoted(value, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
     /// A boolean member.
     public mutating func add(_ key: StaticString, _ value: Bool) {
         self.key(key)

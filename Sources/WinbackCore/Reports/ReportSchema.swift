@@ -79,7 +79,8 @@ public struct ReportSchema: Sendable {
         name: "offers.ndjson.gz",
         columns: [
             ("campaignId", .string), ("accountKey", .string), ("appAccountToken", .string), ("originalTransactionId", .string),
-            ("transactionId", .string), ("productId", .string), ("offerIdentifier", .string), ("keyId", .string), ("nonce", .string),
+            ("transactionId", .string), ("productId", .string), ("offerIdentifier", .string), ("offerType", .string),
+            ("eligibleWinBackOfferIds", .stringArray), ("keyId", .string), ("nonce", .string),
             ("timestamp", .integer), ("signatureV1", .string), ("jwsV2", .string), ("jwsIntroEligibility", .string),
             ("issuedAt", .instant), ("expiresAt", .instant),
         ])

@@ -54,7 +54,7 @@ struct CampaignStage {
                     if isSigning, let payload = selection.payload { chunk.offerLines.append(payload) }
                 }
                 counts.eligible = chunk.eligibleRows.count
-                counts.signed = chunk.offerLines.count
+                counts.signed = campaign.isSigned ? chunk.offerLines.count : 0
                 try emit(chunk)
             } else {
                 let accounts = selector.select(campaign, timelines: model.timelines, asOf: calendar.asOf, coolingDown: plan.coolingDown)
@@ -78,11 +78,13 @@ struct CampaignStage {
     {
         var chunk = CampaignChunk()
         let signed: [OfferBatch.SignedOffer?] =
-            if isSigning, campaign.audience.isSigned, let signer {
+            if isSigning, campaign.isSigned, let signer {
                 try OfferBatch.sign(accounts, campaign: campaign, signer: signer, now: now, nonce: nonce)
             } else {
                 Array(repeating: nil, count: accounts.count)
             }
+        // Apple win-back offers: a line per treatment account (whom to show the offer), never signed.
+        let isUnsignedOffer = isSigning && campaign.offerKind == .winBack
         for (index, offer) in zip(accounts.indices, signed) {
             let row = CSVFormat.line(accounts[index].row)
             chunk.eligibleRows.append(row)
@@ -98,6 +100,10 @@ struct CampaignStage {
                 selection.payload = offer.line
                 chunk.offerLines.append(offer.line)
                 counts.signed += 1
+            } else if isUnsignedOffer, variant == .treatment {
+                let line = OfferLine.unsigned(accounts[index])
+                selection.payload = line
+                chunk.offerLines.append(line)
             }
             if isSigning { chunk.newSelections.append(selection) }
         }

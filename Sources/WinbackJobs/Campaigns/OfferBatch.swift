@@ -28,7 +28,7 @@ enum OfferBatch {
             let result = Result { () throws -> SignedOffer in
                 let fresh = nonces[offset]
                 let timestamp = Int64((now().timeIntervalSince1970 * 1000).rounded(.down))
-                let line = try OfferLine.make(
+                let line = try OfferLine.signed(
                     accounts[first + offset], campaign: campaign, signer: signer, nonce: fresh, timestampMilliseconds: timestamp)
                 return SignedOffer(nonce: fresh, timestamp: timestamp, line: line)
             }

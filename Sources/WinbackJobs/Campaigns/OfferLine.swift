@@ -1,10 +1,11 @@
 import WinbackCore
 import WinbackCrypto
 
-/// Builds one `offers.ndjson` line (SPEC §8): one clock read and one nonce per offer, shared by the V1
-/// signature and both JWS; `expiresAt = issuedAt + 24 h`.
+/// Builds one `offers.ndjson` line (SPEC §8, §13).
 enum OfferLine {
-    static func make(
+    /// The line of a signed promotional offer: one clock read and one nonce, shared by the V1 signature and
+    /// both JWS; `expiresAt = issuedAt + 24 h`.
+    static func signed(
         _ account: EligibleAccount, campaign: Campaign, signer: OfferSigner, nonce: String, timestampMilliseconds: Int64
     ) throws -> String {
         let kinds = campaign.signatures
@@ -29,6 +30,21 @@ enum OfferLine {
                 transactionId: account.transactionId,
                 nonce: nonce, issuedAtSeconds: issuedAtSeconds)
             : nil
+        return line(
+            account, keyId: signer.key.keyId, nonce: nonce.lowercased(), timestampMilliseconds: timestampMilliseconds,
+            signatures: (v1, v2, intro))
+    }
+
+    /// The line of an Apple win-back offer: who to show it to, with no nonce, time, key or signature (StoreKit
+    /// redeems it with its win-back purchase option).
+    static func unsigned(_ account: EligibleAccount) -> String {
+        line(account, keyId: nil, nonce: nil, timestampMilliseconds: nil, signatures: (nil, nil, nil))
+    }
+
+    private static func line(
+        _ account: EligibleAccount, keyId: String?, nonce: String?, timestampMilliseconds: Int64?,
+        signatures: (v1: String?, v2: String?, intro: String?)
+    ) -> String {
         var line = JSONObjectBytes(capacity: 1536)
         line.add("campaignId", account.campaignId)
         line.add("accountKey", account.accountKey)
@@ -37,14 +53,16 @@ enum OfferLine {
         line.add("transactionId", account.transactionId)
         line.add("productId", account.productId)
         line.add("offerIdentifier", account.offerIdentifier)
-        line.add("keyId", signer.key.keyId)
-        line.add("nonce", nonce.lowercased())
+        line.add("offerType", account.offerKind.rawValue)
+        line.add("eligibleWinBackOfferIds", account.eligibleWinBackOfferIds)
+        line.add("keyId", keyId)
+        line.add("nonce", nonce)
         line.add("timestamp", timestampMilliseconds)
-        line.add("signatureV1", v1)
-        line.add("jwsV2", v2)
-        line.add("jwsIntroEligibility", intro)
-        line.add("issuedAt", InstantFormat.iso8601(milliseconds: timestampMilliseconds))
-        line.add("expiresAt", InstantFormat.iso8601(milliseconds: timestampMilliseconds + InstantFormat.day))
+        line.add("signatureV1", signatures.v1)
+        line.add("jwsV2", signatures.v2)
+        line.add("jwsIntroEligibility", signatures.intro)
+        line.add("issuedAt", timestampMilliseconds.map { InstantFormat.iso8601(milliseconds: $0) })
+        line.add("expiresAt", timestampMilliseconds.map { InstantFormat.iso8601(milliseconds: $0 + InstantFormat.day) })
         return String(decoding: line.finish(), as: UTF8.self)
     }
 }

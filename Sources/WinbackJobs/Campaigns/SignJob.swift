@@ -34,6 +34,11 @@ public enum SignJob {
         guard campaign.audience.isSigned else {
             throw JobError.usage("--campaign: '\(campaignId)' is a \(campaign.audience.rawValue) campaign, which is never signed")
         }
+        guard campaign.offerKind == .promotional else {
+            throw JobError.usage(
+                "--campaign: '\(campaignId)' offers Apple win-back offers, which StoreKit redeems without a signature; there is nothing to sign"
+            )
+        }
         let calendar = try RunJob.calendar(config: loaded.config, asOf: asOf, now: now())
         let signer = OfferSigner(
             key: try SigningKeyLoader.load(loaded, environment: environment, warn: warn), bundleId: loaded.config.app.bundleId)
@@ -50,7 +55,7 @@ public enum SignJob {
             guard let previous = selection.payload, let account = try? Self.account(from: previous, campaign: campaign) else { continue }
             let fresh = nonce().lowercased()
             let timestamp = Int64((now().timeIntervalSince1970 * 1000).rounded(.down))
-            let line = try OfferLine.make(account, campaign: campaign, signer: signer, nonce: fresh, timestampMilliseconds: timestamp)
+            let line = try OfferLine.signed(account, campaign: campaign, signer: signer, nonce: fresh, timestampMilliseconds: timestamp)
             selection.nonce = fresh
             selection.timestampMilliseconds = timestamp
             selection.payload = line
@@ -69,9 +74,13 @@ public enum SignJob {
     static func account(from line: String, campaign: Campaign) throws -> EligibleAccount {
         let value = try JSONParser.parse(line)
         func text(_ key: String) -> String? { value[key]?.stringValue }
-        return EligibleAccount(
+        var account = EligibleAccount(
             campaignId: campaign.id, accountKey: text("accountKey") ?? "", originalTransactionId: text("originalTransactionId") ?? "",
             variant: .treatment, audience: campaign.audience, productId: text("productId") ?? "", offerIdentifier: text("offerIdentifier"),
             paidDays: 0, transactionId: text("transactionId") ?? "", appAccountToken: text("appAccountToken"))
+        if case .array(let ids)? = value["eligibleWinBackOfferIds"] {
+            account.eligibleWinBackOfferIds = ids.compactMap(\.value.stringValue)
+        }
+        return account
     }
 }

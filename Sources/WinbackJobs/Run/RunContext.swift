@@ -30,13 +30,15 @@ struct RunContext {
         let output = options.outputOverride.map { FileSystem.resolve($0, against: cwd) } ?? loaded.resolve(config.output)
         let calendar = try RunJob.calendar(config: config, asOf: options.asOf, now: options.now())
         let campaigns: [Campaign]
+        var warnings: [String] = []
         do {
-            campaigns = try CampaignParser.parse(config.campaigns)
+            campaigns = try CampaignParser.parse(config.campaigns, warnings: &warnings)
         } catch {
             throw JobError.config(file: loaded.path, error)
         }
+        for warning in warnings { RunJob.warn(warning, isQuiet: options.isQuiet) }
         let signer =
-            try campaigns.contains(where: { $0.audience.isSigned })
+            try campaigns.contains(where: \.isSigned)
             ? OfferSigner(
                 key: SigningKeyLoader.load(loaded, environment: options.environment, warn: { RunJob.warn($0, isQuiet: false) }),
                 bundleId: config.app.bundleId)
