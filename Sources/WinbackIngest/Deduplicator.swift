@@ -6,7 +6,7 @@ import WinbackCore
 /// subscription, which is what the model needs, so no second copy is built), renewal infos by
 /// `originalTransactionId`; the version with the greatest `signedDate` wins and ties go to the later one
 /// in input order (a refund re-signs the same transaction with a `revocationDate`). Superseded versions
-/// are counted as `duplicates`. Notifications are never deduplicated.
+/// are counted as `duplicates`. Notifications are kept as events, one per `notificationUUID` (SPEC §13).
 ///
 /// Memory: the transactions of a subscription share one ``SubscriptionIdentity``, and all transactions
 /// share interned ``TransactionAttributes``.
@@ -18,6 +18,8 @@ public struct Deduplicator: Sendable {
     public private(set) var subscriptions: [CompactIdentifier: [SubscriptionTransaction]] = [:]
     /// The winning version of each subscription's renewal info, by `originalTransactionId` (compact).
     public private(set) var renewalInfos: [CompactIdentifier: RenewalState] = [:]
+    /// One event per `notificationUUID`: the latest signed copy.
+    public private(set) var notifications: [String: NotificationEvent] = [:]
     /// Distinct transactions kept.
     public private(set) var transactionCount = 0
     /// Versions that lost to a later or newer-signed one.
@@ -62,6 +64,11 @@ public struct Deduplicator: Sendable {
             }
         case .renewalInfo(let renewal):
             Self.keepNewer(renewal, in: &renewalInfos[renewal.originalId], duplicates: &duplicates)
+        case .notification(let event):
+            // Identical copies (webhook and history) share the UUID: one event each, the latest signed
+            // (ties: the later in input order). Not counted as duplicates, which are about records.
+            if let existing = notifications[event.notificationUUID], existing.signedDate > event.signedDate { break }
+            notifications[event.notificationUUID] = event
         case .ignored:
             break
         }
@@ -96,6 +103,12 @@ public struct Deduplicator: Sendable {
     /// The kept version of transaction `id` of subscription `originalTransactionId`.
     public func transaction(_ id: String, of originalTransactionId: String) -> SubscriptionTransaction? {
         subscriptions[CompactIdentifier(originalTransactionId)]?.first { $0.transactionIdentifier == CompactIdentifier(id) }
+    }
+
+    /// Hands the notification events over, one per `notificationUUID`, in UUID order (leaving none here).
+    public mutating func takeNotificationEvents() -> [NotificationEvent] {
+        defer { notifications = [:] }
+        return notifications.values.sorted { CodePointOrder.less($0.notificationUUID, $1.notificationUUID) }
     }
 
     /// Hands the renewal infos over (leaving none here), so they are freed once the model is built.

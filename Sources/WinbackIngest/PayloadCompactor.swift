@@ -27,8 +27,15 @@ public final class PayloadCompactor: Sendable {
             guard payload.originalTransactionId != nil else { return .ignored }
             let productId = payload.autoRenewProductId.map { intern($0) }
             return .renewalInfo(RenewalState(payload, autoRenewProductId: productId))
-        case .notification:
-            return .ignored
+        case .notification(let payload):
+            guard let uuid = payload.notificationUUID, let type = payload.rawNotificationType, let signedDate = payload.signedDate else {
+                return .ignored
+            }
+            // The subscription is known once the nested records are verified (``RecordProcessor``).
+            return .notification(
+                NotificationEvent(
+                    notificationUUID: uuid, notificationType: intern(type), subtype: payload.rawSubtype.map { intern($0) },
+                    signedDate: signedDate, originalTransactionId: nil))
         }
     }
 

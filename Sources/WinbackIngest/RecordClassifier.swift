@@ -97,6 +97,9 @@ public enum RecordClassifier {
             }
             return records
         case .object(let members):
+            if let history = members.last(where: { $0.key == "notificationHistory" }), !hasSignedKeys(value) {
+                return notificationHistoryRecords(history, source: source, lines: lines, text: text, jwsText: jwsText)
+            }
             if let transactions = members.last(where: { $0.key == "signedTransactions" }), !hasSignedKeys(value) {
                 guard case .array(let elements) = transactions.value else {
                     return [
@@ -174,6 +177,37 @@ public enum RecordClassifier {
             }
         }
         return records
+    }
+
+    /// A Get Notification History response (SPEC §13): a notification at each `notificationHistory[i].signedPayload`.
+    private static func notificationHistoryRecords(
+        _ history: JSONMember, source: String, lines: LineIndex, text: (Range<Int>) -> RecordText, jwsText: (Range<Int>) -> RecordText
+    ) -> [RawRecord] {
+        guard case .array(let elements) = history.value else {
+            return [
+                RawRecord(
+                    location: RecordLocation(source: source, line: lines.line(at: history.range.lowerBound), path: "notificationHistory"),
+                    content: .failure(
+                        RecordFailure(
+                            .unknownShape,
+                            "notificationHistory: expected an array of notifications, found \(FieldValue.describe(history.value))")),
+                    text: text(history.range))
+            ]
+        }
+        return elements.enumerated().map { index, element in
+            let path = "notificationHistory[\(index)].signedPayload"
+            guard let payload = element.value.member("signedPayload") else {
+                return RawRecord(
+                    location: RecordLocation(
+                        source: source, line: lines.line(at: element.range.lowerBound), path: "notificationHistory[\(index)]"),
+                    content: .failure(RecordFailure(.unknownShape, "notificationHistory[\(index)]: expected an object with signedPayload")),
+                    text: text(element.range))
+            }
+            return jwsRecord(
+                payload.value, kind: .notification, path: path,
+                location: RecordLocation(source: source, line: lines.line(at: payload.range.lowerBound), path: path),
+                text: jwsText(payload.range))
+        }
     }
 
     private static func jwsRecord(_ value: JSONValue, kind: PayloadKind, path: String, location: RecordLocation, text: RecordText)

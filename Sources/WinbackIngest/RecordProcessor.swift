@@ -57,6 +57,8 @@ public struct RecordProcessor: Sendable {
                 return
             }
             guard case .notification(let notification) = payload, let data = notification.data else { return }
+            let notificationIndex = outcomes.count - 1
+            let nestedStart = outcomes.count
             for (key, nested, nestedKind) in [
                 ("signedTransactionInfo", data.signedTransactionInfo, PayloadKind.transaction),
                 ("signedRenewalInfo", data.signedRenewalInfo, .renewalInfo),
@@ -69,6 +71,25 @@ public struct RecordProcessor: Sendable {
                 let nestedRecord = RawRecord(location: location, content: .signed(RecordText(nested), nestedKind), text: raw.text)
                 await process(nestedRecord, into: &outcomes, cache: cache)
             }
+            Self.attribute(&outcomes[notificationIndex], to: outcomes[nestedStart...])
         }
+    }
+
+    /// Sets a notification event's subscription: its accepted nested transaction's `originalTransactionId`,
+    /// else its accepted nested renewal info's.
+    static func attribute(_ notification: inout RecordOutcome, to nested: ArraySlice<RecordOutcome>) {
+        guard case .accepted(var record) = notification, case .notification(var event) = record.kept else { return }
+        var subscription: String?
+        for outcome in nested {
+            guard case .accepted(let accepted) = outcome else { continue }
+            switch accepted.kept {
+            case .transaction(let transaction): subscription = transaction.originalTransactionId
+            case .renewalInfo(let renewal): subscription = subscription ?? renewal.originalTransactionId
+            case .notification, .ignored: break
+            }
+        }
+        event.originalTransactionId = subscription
+        record.kept = .notification(event)
+        notification = .accepted(record)
     }
 }

@@ -69,6 +69,7 @@ import WinbackTestSupport
         #expect(
             names == [
                 "_SUCCESS", "_manifest.json", "churn_daily.csv.gz", "churn_monthly.csv.gz", "eligible_accounts.csv.gz",
+                "events_daily.csv.gz",
                 "expiration_reasons.csv.gz", "offer_usage.csv.gz", "offers.ndjson.gz", "rejects.ndjson.gz", "report.html",
                 "retention_cohorts.csv.gz", "subscriptions.csv.gz", "summary.json.gz",
             ])

@@ -135,6 +135,10 @@ public enum CampaignParser {
         if let minDays = try object.optionalInteger("minDaysSinceLapse") { rules.minDaysSinceLapse = minDays }
         if let maxDays = try object.optionalInteger("maxDaysSinceLapse") { rules.maxDaysSinceLapse = maxDays }
         rules.maxDaysToExpiry = try object.optionalInteger("maxDaysToExpiry")
+        rules.maxDaysSinceAutoRenewDisabled = try object.optionalInteger("maxDaysSinceAutoRenewDisabled")
+        if let days = rules.maxDaysSinceAutoRenewDisabled, days < 0 {
+            throw ConfigError(key: "\(key).maxDaysSinceAutoRenewDisabled", message: "expected an integer >= 0, found \(days)")
+        }
         rules.storefronts = try object.optional("storefronts").map { _ throws(ConfigError) in Set(try object.stringArray("storefronts")) }
         rules.productIds = try object.optional("productIds").map { _ throws(ConfigError) in Set(try object.stringArray("productIds")) }
         switch audience {

@@ -8,6 +8,9 @@ public struct CampaignRules: Sendable, Equatable {
     public var maxDaysSinceLapse: Int64 = 36_500
     /// win_back: allowed lapse reasons (required for win_back).
     public var lapseReasons: Set<LapseReason> = []
+    /// retention: the account qualifies only when auto-renew was turned off (`auto_renew_disabled_at`) at
+    /// most this many whole days before `T` (SPEC §13); `nil` = no such rule.
+    public var maxDaysSinceAutoRenewDisabled: Int64?
     /// retention, price_increase: days to expiry, `0…maxDaysToExpiry` (required for them).
     public var maxDaysToExpiry: Int64?
     /// Storefront filter on the latest transaction; `nil` = no filter, `[]` = nothing.

@@ -130,6 +130,11 @@ public struct CampaignSelector: Sendable {
             if campaign.audience == .retention {
                 guard let covering = timeline.covering(at: asOf), timeline.transactions[covering].isPaid, renewal.autoRenewStatus == 0
                 else { return nil }
+                if let maxDays = rules.maxDaysSinceAutoRenewDisabled {
+                    guard let disabledAt = timeline.autoRenewDisabledAt,
+                        InstantFormat.floorDivide(asOf - disabledAt, InstantFormat.day) <= maxDays
+                    else { return nil }
+                }
             } else {
                 guard renewal.priceIncreaseStatus == 0, renewal.autoRenewStatus == 1 else { return nil }
             }

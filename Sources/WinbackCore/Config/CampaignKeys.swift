@@ -9,7 +9,7 @@ public enum CampaignKeys {
     public static let offer: Set<String> = ["type", "productId", "offerIdentifier"]
     /// The keys of a campaign's `rules` object.
     public static let rules: Set<String> = [
-        "minPaidDays", "minDaysSinceLapse", "maxDaysSinceLapse", "lapseReasons", "requireAppleEligibility",
+        "minPaidDays", "minDaysSinceLapse", "maxDaysSinceLapse", "lapseReasons", "requireAppleEligibility", "maxDaysSinceAutoRenewDisabled",
         "maxDaysToExpiry", "storefronts", "productIds",
     ]
 

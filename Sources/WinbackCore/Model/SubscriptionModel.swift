@@ -14,6 +14,8 @@ public struct SubscriptionModel: Sendable {
     public var productGroups: [String: String]
     /// `T`: the instant the day after the as-of date starts, in the report time zone.
     public var asOf: Int64
+    /// Accepted notifications, one per `notificationUUID`, in UUID order (for `events_daily`).
+    public var notificationEvents: [NotificationEvent] = []
 
     /// Builds the model from transactions in any order (grouped here by `originalTransactionId`).
     public init(
@@ -24,6 +26,27 @@ public struct SubscriptionModel: Sendable {
         // Distinct strings are distinct compact ids ("007" stays text, "7" is a number).
         let renewals = Dictionary(uniqueKeysWithValues: renewals.map { (CompactIdentifier($0.key), $0.value) })
         self.init(subscriptions: groups, renewals: renewals, asOf: asOf, gracePeriodDays: gracePeriodDays)
+    }
+
+    /// Keeps `events` (one per `notificationUUID`) and sets each subscription's ``SubscriptionTimeline/autoRenewDisabledAt``.
+    public mutating func attach(_ events: [NotificationEvent]) {
+        notificationEvents = events
+        var switches: [String: (off: Int64?, on: Int64?)] = [:]
+        for event in events where event.signedDate < asOf {
+            guard let subscription = event.originalTransactionId else { continue }
+            if event.turnsAutoRenewOff {
+                switches[subscription, default: (nil, nil)].off = max(switches[subscription]?.off ?? .min, event.signedDate)
+            } else if event.turnsAutoRenewOn {
+                switches[subscription, default: (nil, nil)].on = max(switches[subscription]?.on ?? .min, event.signedDate)
+            }
+        }
+        guard !switches.isEmpty else { return }
+        for index in timelines.indices {
+            guard let (off, on) = switches[timelines[index].originalTransactionId], let off,
+                (on ?? .min) <= off, timelines[index].renewal?.autoRenewStatus == 0
+            else { continue }
+            timelines[index].autoRenewDisabledAt = off
+        }
     }
 
     /// Builds the model from transactions grouped by `originalTransactionId` (``Deduplicator/takeSubscriptions()``),

@@ -45,6 +45,9 @@ public struct SubscriptionTimeline: Sendable {
     public let transactions: [SubscriptionTransaction]
     /// The latest renewal info (`R`), if any.
     public let renewal: RenewalState?
+    /// `auto_renew_disabled_at` (SPEC §13): the `signedDate` of the latest notification that turned auto-renew
+    /// off before `T`, when none turned it back on after it before `T` and `R` says auto-renew is off.
+    public internal(set) var autoRenewDisabledAt: Int64?
     /// `T`: the start of the day after the as-of date, epoch ms.
     public let asOf: Int64
     /// The revocation date of transaction `index` if before `T` (a later one is treated as absent).

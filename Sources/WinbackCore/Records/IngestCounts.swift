@@ -14,8 +14,8 @@ public struct IngestCounts: Sendable, Equatable {
     public var warnings = 0
     /// Records per input file (config-relative path).
     public var recordsBySource: [String: Int] = [:]
-    /// The newest `signedDate` (epoch ms) among accepted transactions and renewal infos, `nil` when none
-    /// was accepted. A notification's own `signedDate` is not kept; the records nested in it carry theirs.
+    /// The newest `signedDate` (epoch ms) among accepted transactions, renewal infos and notifications,
+    /// `nil` when none was accepted.
     public var newestSignedDate: Int64?
 
     /// All counts zero.
@@ -34,6 +34,7 @@ public struct IngestCounts: Sendable, Equatable {
             switch record.kept {
             case .transaction(let transaction): transaction.signedDate
             case .renewalInfo(let renewal): renewal.signedDate
+            case .notification(let event): event.signedDate
             case .ignored: nil
             }
         if let signedDate, signedDate > (newestSignedDate ?? .min) { newestSignedDate = signedDate }

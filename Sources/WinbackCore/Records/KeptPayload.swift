@@ -3,6 +3,8 @@
 public enum KeptPayload: Sendable, Equatable {
     case transaction(SubscriptionTransaction)
     case renewalInfo(RenewalState)
-    /// Notifications (their nested records are kept on their own) and payloads without the ids to key them.
+    /// A notification (its nested records are kept on their own).
+    case notification(NotificationEvent)
+    /// Payloads without the ids to key them.
     case ignored
 }

@@ -380,6 +380,7 @@ extension ReportPage {
                 id: "records-table", headers: ["Records", "Count"],
                 rows: figures.map { [.label($0.0, column: "measure"), .count($0.2, column: $0.1)] }
             ).rendered
+        html += eventsTable(content.eventsDaily)
         let codes = counts.rejectedByCode.sorted { $0.key.rawValue < $1.key.rawValue }
         guard !codes.isEmpty else { return html + paragraph("No record was rejected.") }
         let series = [ChartSeries(name: "rejected records", color: ChartPalette.category(5), values: codes.map { Double($0.value) })]
@@ -393,5 +394,21 @@ extension ReportPage {
                 footnote: "Each rejected record, with its file, line, field and original text, is in rejects.ndjson.gz."
             ).rendered
         return html
+    }
+
+    /// Notifications of the last 90 days by type and subtype: the sums of `events_daily`'s rows.
+    static func eventsTable(_ rows: [[String?]]) -> String {
+        var totals: [String: Int] = [:]
+        for row in rows where row.count == 4 {
+            let key = (row[1] ?? "") + (row[2].map { " / " + $0 } ?? "")
+            totals[key, default: 0] += Int(row[3] ?? "") ?? 0
+        }
+        guard !totals.isEmpty else { return paragraph("No notification in the last 90 days.") }
+        let ordered = totals.sorted { $0.value != $1.value ? $0.value > $1.value : CodePointOrder.less($0.key, $1.key) }
+        return HTMLTable(
+            id: "events-table", headers: ["Notification (last 90 days)", "Count"],
+            rows: ordered.prefix(maximumRows).map { [.label($0.key, column: "notification"), .count($0.value, column: "notifications")] },
+            footnote: "One per notificationUUID, by type and subtype; per day in events_daily.csv.gz."
+        ).rendered
     }
 }

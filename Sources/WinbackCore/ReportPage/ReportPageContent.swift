@@ -63,6 +63,8 @@ public struct ReportPageContent: Sendable {
     public var campaigns: [CampaignCounts]
     /// How recent the data is; a stale run's page opens with a banner naming both dates.
     public var freshness: DataFreshness?
+    /// Rows of `events_daily.csv`.
+    public var eventsDaily: [[String?]] = []
 
     /// The content of one page; `freshness` adds the stale banner when the data is stale.
     public init(

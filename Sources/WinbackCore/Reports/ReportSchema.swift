@@ -33,7 +33,12 @@ public struct ReportSchema: Sendable {
             ("price_increase_status", .integer), ("is_in_billing_retry", .boolean), ("grace_period_expires_date", .instant),
             ("paid_periods", .integer), ("paid_days", .integer), ("consecutive_paid_days", .integer), ("last_offer_type", .integer),
             ("last_offer_identifier", .string), ("eligible_win_back_offer_ids", .string), ("renewal_product_id", .string),
+            ("auto_renew_disabled_at", .instant),
         ])
+    /// `events_daily.csv.gz`: accepted notifications (one per `notificationUUID`) per day of the last 90, type and subtype.
+    public static let eventsDaily = ReportSchema(
+        name: "events_daily.csv.gz",
+        columns: [("day", .date), ("notification_type", .string), ("subtype", .string), ("notifications", .integer)])
     /// `churn_monthly.csv.gz`: one row per month and product.
     public static let churnMonthly = ReportSchema(name: "churn_monthly.csv.gz", columns: [("month", .month)] + churnCounts)
     /// `churn_daily.csv.gz`: one row per day of the last 90 and product.

@@ -48,5 +48,6 @@ public enum SubscriptionsReport {
         fields.text(lastOffer?.offerIdentifier)
         fields.text(renewal?.eligibleWinBackOfferIds?.joined(separator: ";"))
         fields.text(renewal?.autoRenewProductId)
+        fields.instant(timeline.autoRenewDisabledAt)
     }
 }

@@ -78,8 +78,10 @@ public enum RunJob {
     /// Builds the model from the deduplicated store, emptying it.
     static func model(taking store: inout Deduplicator, calendar: ReportCalendar, gracePeriodDays: Int) -> SubscriptionModel {
         let renewals = store.takeRenewalInfos()
-        return SubscriptionModel(
+        var model = SubscriptionModel(
             subscriptions: store.takeSubscriptions(), renewals: renewals, asOf: calendar.asOf, gracePeriodDays: gracePeriodDays)
+        model.attach(store.takeNotificationEvents())
+        return model
     }
 
     /// Reports: `subscriptions.csv.gz` on this core while the aggregates compute on the others, then the
@@ -100,6 +102,7 @@ public enum RunJob {
             (.expirationReasons, reports.expirationReasons),
             (.offerUsage, reports.offerUsage),
             (.retentionCohorts, reports.retentionCohorts),
+            (.eventsDaily, reports.eventsDaily),
         ]
         for (schema, rows) in tables {
             let writer = try ReportFileWriter(directory: context.temporary, schema: schema, isCSV: true)

@@ -13,7 +13,7 @@ enum RunPage {
         reports: RunReports,
         offersSigned: Bool, campaigns: [(id: String, eligible: Int, treatment: Int, holdout: Int, signed: Int)], freshness: DataFreshness
     ) -> ReportPageContent {
-        ReportPageContent(
+        var content = ReportPageContent(
             asOf: calendar.asOfLabel, timeZone: timeZone, toolVersion: WinbackVersion.current, inputFiles: inputs.count,
             inputBytes: inputs.reduce(0) { $0 + $1.bytes }, counts: counts, future: model.future,
             otherProductTypes: model.otherProductTypes,
@@ -25,6 +25,8 @@ enum RunPage {
                 ReportPageContent.CampaignCounts(
                     id: $0.id, eligible: $0.eligible, treatment: $0.treatment, holdout: $0.holdout, signed: $0.signed)
             }, freshness: freshness)
+        content.eventsDaily = reports.eventsDaily
+        return content
     }
 
     /// Renders the page into `directory/report.html`; `rows` is 0 (the page has no data rows).

@@ -19,6 +19,8 @@ public struct RunReports: Sendable {
     public var subscriptionsByStatus: [SubscriptionStatus: Int]
     /// Family Sharing subscriptions.
     public var familyShared: Int
+    /// The rows of `events_daily.csv`, as written.
+    public var eventsDaily: [[String?]] = []
 
     /// Computes the independent reports concurrently (they only read the model). Each report skips the
     /// Family Sharing timelines itself, so no filtered copy of the timelines is made.
@@ -32,11 +34,14 @@ public struct RunReports: Sendable {
         async let expiration = ExpirationReasonsReport.rows(timelines)
         async let offers = OfferUsageReport.rows(timelines)
         async let cohorts = RetentionCohortsReport.rows(timelines, calendar: calendar)
+        let events = EventsDailyReport.rows(model.notificationEvents, calendar: calendar)
         let (churnMonthly, churnMonthlyRows) = await monthly
-        return await RunReports(
+        var reports = await RunReports(
             churnMonthly: churnMonthly, churnDaily: daily, churnMonthlyRows: churnMonthlyRows, expirationReasons: expiration,
             offerUsage: offers,
             retentionCohorts: cohorts, model: model)
+        reports.eventsDaily = events
+        return reports
     }
 
     private init(
