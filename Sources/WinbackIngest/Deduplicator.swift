@@ -19,7 +19,7 @@ public struct Deduplicator: Sendable {
     /// The winning version of each subscription's renewal info, by `originalTransactionId` (compact).
     public private(set) var renewalInfos: [CompactIdentifier: RenewalState] = [:]
     /// One event per `notificationUUID`: the latest signed copy.
-    public private(set) var notifications: [String: NotificationEvent] = [:]
+    public private(set) var notifications: [NotificationEvent.Key: NotificationEvent] = [:]
     /// Distinct transactions kept.
     public private(set) var transactionCount = 0
     /// Versions that lost to a later or newer-signed one.
@@ -67,8 +67,8 @@ public struct Deduplicator: Sendable {
         case .notification(let event):
             // Identical copies (webhook and history) share the UUID: one event each, the latest signed
             // (ties: the later in input order). Not counted as duplicates, which are about records.
-            if let existing = notifications[event.notificationUUID], existing.signedDate > event.signedDate { break }
-            notifications[event.notificationUUID] = event
+            if let existing = notifications[event.key], existing.signedDate > event.signedDate { break }
+            notifications[event.key] = event
         case .ignored:
             break
         }
@@ -105,10 +105,11 @@ public struct Deduplicator: Sendable {
         subscriptions[CompactIdentifier(originalTransactionId)]?.first { $0.transactionIdentifier == CompactIdentifier(id) }
     }
 
-    /// Hands the notification events over, one per `notificationUUID`, in UUID order (leaving none here).
+    /// Hands the notification events over, one per `notificationUUID`, in no particular order (everything
+    /// built from them is a count or a maximum), leaving none here.
     public mutating func takeNotificationEvents() -> [NotificationEvent] {
         defer { notifications = [:] }
-        return notifications.values.sorted { CodePointOrder.less($0.notificationUUID, $1.notificationUUID) }
+        return Array(notifications.values)
     }
 
     /// Hands the renewal infos over (leaving none here), so they are freed once the model is built.

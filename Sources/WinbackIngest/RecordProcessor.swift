@@ -79,16 +79,16 @@ public struct RecordProcessor: Sendable {
     /// else its accepted nested renewal info's.
     static func attribute(_ notification: inout RecordOutcome, to nested: ArraySlice<RecordOutcome>) {
         guard case .accepted(var record) = notification, case .notification(var event) = record.kept else { return }
-        var subscription: String?
+        var subscription: CompactIdentifier?
         for outcome in nested {
             guard case .accepted(let accepted) = outcome else { continue }
             switch accepted.kept {
-            case .transaction(let transaction): subscription = transaction.originalTransactionId
-            case .renewalInfo(let renewal): subscription = subscription ?? renewal.originalTransactionId
+            case .transaction(let transaction): subscription = CompactIdentifier(transaction.originalTransactionId)
+            case .renewalInfo(let renewal): subscription = subscription ?? renewal.originalId
             case .notification, .ignored: break
             }
         }
-        event.originalTransactionId = subscription
+        event.subscription = subscription
         record.kept = .notification(event)
         notification = .accepted(record)
     }

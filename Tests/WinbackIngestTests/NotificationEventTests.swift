@@ -29,16 +29,22 @@ import WinbackIngest
             Self.event("c", "SUBSCRIBED", "RESUBSCRIBE", Self.at(19)),
             Self.event("d", "TEST", nil, Self.at(19), nil),
             Self.event("e", "SUBSCRIBED", "RESUBSCRIBE", Self.at(20)),
+            // A UUID's copy in capitals is the same notification.
+            Self.event("0F8E3A52-3F4E-4D2B-9F33-6F1D2E8B7C11", "TEST", nil, Self.at(17), nil),
+            Self.event("0f8e3a52-3f4e-4d2b-9f33-6f1d2e8b7c11", "TEST", nil, Self.at(17), nil),
         ] {
             store.add(.notification(event))
         }
         #expect(store.duplicates == 0)
         let events = store.takeNotificationEvents()
-        #expect(events.map(\.notificationUUID) == ["a", "b", "c", "d", "e"])
+        #expect(events.count == 6)
+        #expect(
+            Set(events.map(\.key))
+                == Set(["a", "b", "c", "d", "e", "0f8e3a52-3f4e-4d2b-9f33-6f1d2e8b7c11"].map(NotificationEvent.Key.init)))
         #expect(
             EventsDailyReport.rows(events, calendar: calendar).map { CSVFormat.line($0) } == [
-                "2026-11-18,DID_CHANGE_RENEWAL_STATUS,AUTO_RENEW_DISABLED,2\n", "2026-11-19,SUBSCRIBED,RESUBSCRIBE,1\n",
-                "2026-11-19,TEST,,1\n",
+                "2026-11-17,TEST,,1\n", "2026-11-18,DID_CHANGE_RENEWAL_STATUS,AUTO_RENEW_DISABLED,2\n",
+                "2026-11-19,SUBSCRIBED,RESUBSCRIBE,1\n", "2026-11-19,TEST,,1\n",
             ])
     }
 

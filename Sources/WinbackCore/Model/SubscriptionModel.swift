@@ -14,7 +14,7 @@ public struct SubscriptionModel: Sendable {
     public var productGroups: [String: String]
     /// `T`: the instant the day after the as-of date starts, in the report time zone.
     public var asOf: Int64
-    /// Accepted notifications, one per `notificationUUID`, in UUID order (for `events_daily`).
+    /// Accepted notifications, one per `notificationUUID`, in no particular order (for `events_daily`).
     public var notificationEvents: [NotificationEvent] = []
 
     /// Builds the model from transactions in any order (grouped here by `originalTransactionId`).
@@ -31,9 +31,9 @@ public struct SubscriptionModel: Sendable {
     /// Keeps `events` (one per `notificationUUID`) and sets each subscription's ``SubscriptionTimeline/autoRenewDisabledAt``.
     public mutating func attach(_ events: [NotificationEvent]) {
         notificationEvents = events
-        var switches: [String: (off: Int64?, on: Int64?)] = [:]
+        var switches: [CompactIdentifier: (off: Int64?, on: Int64?)] = [:]
         for event in events where event.signedDate < asOf {
-            guard let subscription = event.originalTransactionId else { continue }
+            guard let subscription = event.subscription else { continue }
             if event.turnsAutoRenewOff {
                 switches[subscription, default: (nil, nil)].off = max(switches[subscription]?.off ?? .min, event.signedDate)
             } else if event.turnsAutoRenewOn {
@@ -42,7 +42,7 @@ public struct SubscriptionModel: Sendable {
         }
         guard !switches.isEmpty else { return }
         for index in timelines.indices {
-            guard let (off, on) = switches[timelines[index].originalTransactionId], let off,
+            guard let (off, on) = switches[CompactIdentifier(timelines[index].originalTransactionId)], let off,
                 (on ?? .min) <= off, timelines[index].renewal?.autoRenewStatus == 0
             else { continue }
             timelines[index].autoRenewDisabledAt = off
