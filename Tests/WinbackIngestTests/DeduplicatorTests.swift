@@ -112,8 +112,8 @@ import Testing
         #expect(fromBytes(storefront: nil).storefront == nil && fromBytes(storefront: "").storefront == "")
     }
 
-    /// A lane answers from its own copies: equal to the compactor's shared instance (so `==` and hashing
-    /// see one combination), the same object each time within the lane, another object in another lane.
+    /// A worker cache answers from its own copies: equal to the compactor's shared instance (so `==` and hashing
+    /// see one combination), the same object each time within the cache, another object in another cache.
     @Test func aLaneKeepsItsOwnCopyOfEachCombination() {
         let compactor = PayloadCompactor()
         func fields<T>(_ storefront: String, _ body: (AttributeBytes) -> T) -> T {
@@ -133,11 +133,11 @@ import Testing
         let app = AppIdentity(bundleId: "com.example", appAppleId: nil, environment: "Sandbox")
         let (one, two) = (WorkerCache(app: app, compactor: compactor), WorkerCache(app: app, compactor: compactor))
         var sharedCalls = 0
-        func viaCache(_ lane: WorkerCache, _ storefront: String) -> TransactionAttributes {
+        func viaCache(_ cache: WorkerCache, _ storefront: String) -> TransactionAttributes {
             fields(storefront) { bytes in
-                if let own = lane.attributes(bytes, hash: bytes.hash()) { return own }
+                if let own = cache.attributes(bytes, hash: bytes.hash()) { return own }
                 sharedCalls += 1
-                return lane.adopt(compactor.intern(bytes), hash: bytes.hash())
+                return cache.adopt(compactor.intern(bytes), hash: bytes.hash())
             }
         }
         let shared = fields("USA") { compactor.intern($0) }

@@ -37,11 +37,11 @@ import WinbackIngest
                 app: AppIdentity(
                     bundleId: SampleDataGenerator.bundleId, appAppleId: SampleDataGenerator.appAppleId,
                     environment: SampleDataGenerator.environment)))
-        let lane = WorkerCache(app: verifier.decoder.app, compactor: PayloadCompactor())
+        let cache = WorkerCache(app: verifier.decoder.app, compactor: PayloadCompactor())
         var rejected = 0
         for record in records {
             do {
-                _ = try await verifier.verify(RecordText(record), as: .transaction, cache: lane)
+                _ = try await verifier.verify(RecordText(record), as: .transaction, cache: cache)
             } catch {
                 rejected += 1
             }
@@ -49,17 +49,17 @@ import WinbackIngest
         #expect(rejected == 1)
         // Every record is a check; the first record's header is not cached yet, so its check is counted but
         // not on the sampled path (the timed ones are every interval-th cached one).
-        #expect(lane.clock.checks == records.count)
-        #expect(lane.clock.sampled == (records.count - 1) / SignatureClock.interval)
-        #expect(lane.clock.estimatedSeconds > 0)
+        #expect(cache.clock.checks == records.count)
+        #expect(cache.clock.sampled == (records.count - 1) / SignatureClock.interval)
+        #expect(cache.clock.estimatedSeconds > 0)
         // An ES256 check takes tens of microseconds, not nanoseconds or seconds.
-        let perCheck = lane.clock.estimatedSeconds / Double(lane.clock.checks)
+        let perCheck = cache.clock.estimatedSeconds / Double(cache.clock.checks)
         #expect(perCheck > 5e-6 && perCheck < 5e-3)
 
         let total = SignatureClock()
-        total.add(lane.clock)
-        total.add(lane.clock)
-        #expect(total.checks == 2 * lane.clock.checks && total.sampled == 2 * lane.clock.sampled)
+        total.add(cache.clock)
+        total.add(cache.clock)
+        #expect(total.checks == 2 * cache.clock.checks && total.sampled == 2 * cache.clock.sampled)
     }
 
     /// A run whose only record fails its signature still made one check (the phase line printed 0).
@@ -78,10 +78,10 @@ import WinbackIngest
                 app: AppIdentity(
                     bundleId: SampleDataGenerator.bundleId, appAppleId: SampleDataGenerator.appAppleId,
                     environment: SampleDataGenerator.environment)))
-        let lane = WorkerCache(app: verifier.decoder.app, compactor: PayloadCompactor())
+        let cache = WorkerCache(app: verifier.decoder.app, compactor: PayloadCompactor())
         await #expect(throws: RecordFailure.self) {
-            _ = try await verifier.verify(RecordText(String(decoding: tampered, as: UTF8.self)), as: .transaction, cache: lane)
+            _ = try await verifier.verify(RecordText(String(decoding: tampered, as: UTF8.self)), as: .transaction, cache: cache)
         }
-        #expect(lane.clock.checks == 1)
+        #expect(cache.clock.checks == 1)
     }
 }
