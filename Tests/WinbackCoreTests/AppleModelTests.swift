@@ -82,6 +82,12 @@ import WinbackCore
             name: "most negative instant", extra: #", "revocationDate": -9223372036854775808"#, code: .invalidField,
             message: "field 'revocationDate': expected an instant from 2007-01-01 to 9999-12-31 (epoch ms), found -9223372036854775808"),
         Failing(
+            name: "commitment field of the wrong type", extra: #", "commitmentInfo": {"billingPeriodNumber": "one"}"#,
+            code: .invalidField, message: "field 'commitmentInfo.billingPeriodNumber': expected integer, found 'one' (string)"),
+        Failing(
+            name: "commitment that is not an object", extra: #", "commitmentInfo": 5"#, code: .invalidField,
+            message: "field 'commitmentInfo': expected object, found 5 (integer)"),
+        Failing(
             name: "absent product", extra: #", "productId": null"#, code: .missingField, message: "required field 'productId' is absent"),
         Failing(
             name: "subscription without expiry", extra: #", "expiresDate": null"#, code: .missingField,
@@ -95,5 +101,33 @@ import WinbackCore
         #expect(throws: RecordFailure(failing.code, failing.message)) {
             _ = try PayloadDecoder(app: Self.app).decode(text, as: failing.kind)
         }
+    }
+
+    /// A 12-month commitment billed monthly: the transaction's and renewal info's `commitmentInfo` decode to
+    /// their Apple types; an unknown commitment billing plan is kept raw and warned.
+    @Test func commitmentInfoDecodes() throws {
+        let transaction = try Self.transaction(
+            #", "billingPlanType": "BILLED_MONTHLY", "commitmentInfo": {"billingPeriodNumber": 3, "totalBillingPeriods": 12, "commitmentExpiresDate": 1800000000000, "commitmentPrice": 119880, "future": true}"#
+        )
+        let (decoded, _) = try PayloadDecoder(app: Self.app).decode(transaction, as: .transaction)
+        guard case .transaction(let payload) = decoded else {
+            Issue.record("not a transaction")
+            return
+        }
+        #expect(payload.commitmentInfo?.billingPeriodNumber == 3 && payload.commitmentInfo?.totalBillingPeriods == 12)
+        #expect(payload.commitmentInfo?.commitmentExpiresDate == 1_800_000_000_000 && payload.commitmentInfo?.commitmentPrice == 119_880)
+        #expect(payload.commitmentInfo?.unknownFields.map(\.key) == ["future"])
+
+        let renewal = try JSONParser.parse(
+            #"{"originalTransactionId": "1", "signedDate": 1791000000000, "environment": "Sandbox", "commitmentInfo": {"commitmentAutoRenewStatus": 0, "commitmentRenewalBillingPlanType": "BILLED_WEEKLY", "commitmentRenewalDate": 1800000000000}}"#
+        )
+        let (decodedRenewal, warnings) = try PayloadDecoder(app: Self.app).decode(renewal, as: .renewalInfo)
+        guard case .renewalInfo(let info) = decodedRenewal else {
+            Issue.record("not a renewal info")
+            return
+        }
+        #expect(info.commitmentInfo?.commitmentAutoRenewStatus == .off)
+        #expect(info.commitmentInfo?.rawCommitmentRenewalBillingPlanType == "BILLED_WEEKLY")
+        #expect(warnings.count == 1 && warnings.first?.contains("commitmentInfo.commitmentRenewalBillingPlanType") == true, "\(warnings)")
     }
 }

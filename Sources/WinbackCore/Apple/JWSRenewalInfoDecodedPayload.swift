@@ -59,8 +59,8 @@ public struct JWSRenewalInfoDecodedPayload: Sendable, Equatable {
     public var offerPeriod: String?
     /// Renewal information that is present only for Advanced Commerce SKUs. Kept as JSON; not interpreted by Winback.
     public var advancedCommerceInfo: JSONValue?
-    /// (doc: `RenewalCommitmentInfo`) Kept as JSON; not interpreted by Winback.
-    public var commitmentInfo: JSONValue?
+    /// How a 12-month commitment renews (`commitmentAutoRenewStatus`, …).
+    public var commitmentInfo: RenewalCommitmentInfo?
     /// (doc: `renewalBillingPlanType`) Raw wire value; see `renewalBillingPlanType`.
     public var rawRenewalBillingPlanType: String?
     /// The typed view of `rawRenewalBillingPlanType`; `nil` when absent or unknown to this version.
@@ -106,7 +106,9 @@ public struct JWSRenewalInfoDecodedPayload: Sendable, Equatable {
             case "offerPeriod": offerPeriod = try FieldValue.string(member.value, field: prefix + "offerPeriod")
             case "advancedCommerceInfo":
                 advancedCommerceInfo = try FieldValue.rawObject(member.value, field: prefix + "advancedCommerceInfo")
-            case "commitmentInfo": commitmentInfo = try FieldValue.rawObject(member.value, field: prefix + "commitmentInfo")
+            case "commitmentInfo":
+                commitmentInfo = try FieldValue.nested(
+                    member.value, field: prefix + "commitmentInfo", as: RenewalCommitmentInfo.init(members:prefix:))
             case "renewalBillingPlanType":
                 rawRenewalBillingPlanType = try FieldValue.string(member.value, field: prefix + "renewalBillingPlanType")
             default: unknownFields.append(member)
@@ -134,6 +136,7 @@ public struct JWSRenewalInfoDecodedPayload: Sendable, Equatable {
         if let warning = RenewalBillingPlanType.unknownValueWarning(rawRenewalBillingPlanType, field: prefix + "renewalBillingPlanType") {
             warnings.append(warning)
         }
+        if let commitmentInfo { warnings += commitmentInfo.unknownEnumValues(prefix: prefix + "commitmentInfo.") }
         return warnings
     }
 }

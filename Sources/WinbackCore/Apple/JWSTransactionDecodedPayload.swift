@@ -85,8 +85,8 @@ public struct JWSTransactionDecodedPayload: Sendable, Equatable {
     public var rawBillingPlanType: String?
     /// The typed view of `rawBillingPlanType`; `nil` when absent or unknown to this version.
     public var billingPlanType: BillingPlanType? { rawBillingPlanType.flatMap { BillingPlanType(rawValue: $0) } }
-    /// (doc: `TransactionCommitmentInfo`) Kept as JSON; not interpreted by Winback.
-    public var commitmentInfo: JSONValue?
+    /// The commitment a monthly-billed 12-month plan pays into (`billingPeriodNumber` of `totalBillingPeriods`).
+    public var commitmentInfo: TransactionCommitmentInfo?
     /// Members this version does not know, kept as they came so nothing Apple adds is lost.
     public var unknownFields: [JSONMember] = []
 
@@ -133,7 +133,9 @@ public struct JWSTransactionDecodedPayload: Sendable, Equatable {
             case "advancedCommerceInfo":
                 advancedCommerceInfo = try FieldValue.rawObject(member.value, field: prefix + "advancedCommerceInfo")
             case "billingPlanType": rawBillingPlanType = try FieldValue.string(member.value, field: prefix + "billingPlanType")
-            case "commitmentInfo": commitmentInfo = try FieldValue.rawObject(member.value, field: prefix + "commitmentInfo")
+            case "commitmentInfo":
+                commitmentInfo = try FieldValue.nested(
+                    member.value, field: prefix + "commitmentInfo", as: TransactionCommitmentInfo.init(members:prefix:))
             default: unknownFields.append(member)
             }
         }
