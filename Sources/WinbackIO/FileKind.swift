@@ -6,7 +6,7 @@
 
 /// What a path names, following symbolic links: only regular files are inputs. A FIFO would block the
 /// run forever while it holds the output lock, and a dangling link is a file that should be there.
-public enum FileKind: Equatable, Sendable {
+public enum FileKind: Hashable, Sendable {
     case regular
     case directory
     /// A FIFO, socket, character or block device: named in the error.

@@ -14,6 +14,8 @@ public enum Glob {
         public var relativePath: String
         /// The absolute path.
         public var absolutePath: String
+        /// What the path names (symbolic links followed): a regular file, or what the caller must refuse.
+        public var kind: FileKind
 
         /// Byte order of the relative paths.
         public static func < (lhs: Match, rhs: Match) -> Bool {
@@ -21,7 +23,8 @@ public enum Glob {
         }
     }
 
-    /// The regular files matching `pattern` under `baseDirectory`, sorted by relative path in byte order.
+    /// The non-directories matching `pattern` under `baseDirectory` (regular files, and FIFOs, devices or
+    /// dangling links for the caller to refuse by name), sorted by relative path in byte order.
     public static func expand(_ pattern: String, in baseDirectory: String) -> [Match] {
         let isAbsolute = pattern.hasPrefix("/")
         let root = isAbsolute ? "/" : baseDirectory
@@ -72,9 +75,11 @@ public enum Glob {
             if rest.isEmpty {
                 // Everything but directories and absent names: FIFOs, devices and dangling links too, so the
                 // caller can refuse them by name rather than skip them (``FileKind``).
-                switch FileKind.of(path) {
+                let kind = FileKind.of(path)
+                switch kind {
                 case .directory, .missing: break
-                case .regular, .other, .unresolvable: results.insert(Match(relativePath: join(relative, name), absolutePath: path))
+                case .regular, .other, .unresolvable:
+                    results.insert(Match(relativePath: join(relative, name), absolutePath: path, kind: kind))
                 }
             } else if isDirectory(path) {
                 walk(rest, directory: path, relative: join(relative, name), into: &results)

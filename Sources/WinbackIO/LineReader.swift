@@ -200,7 +200,9 @@ public struct LineReader {
                 let prefix = Array(result.prefix(Self.overlongPrefixBytes))
                 result = []
                 var scratch = [UInt8](repeating: 0, count: Self.chunkSize)
-                while case let count = try scratch.withUnsafeMutableBytes({ try source.read(into: $0) }), count > 0 {
+                while true {
+                    let count = try scratch.withUnsafeMutableBytes { try source.read(into: $0) }
+                    if count == 0 { break }
                     length += count
                 }
                 isEnd = true

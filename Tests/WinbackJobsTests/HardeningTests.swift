@@ -33,9 +33,7 @@ import WinbackTestSupport
 
     /// The first simulated transaction payload with `edit` applied to its members.
     static func transaction(seed: UInt64, edit: [String: JSONValue]) throws -> JSONValue {
-        var simulator = SubscriptionSimulator(
-            seed: seed, bundleId: SampleDataGenerator.bundleId, environment: SampleDataGenerator.environment,
-            appAppleId: SampleDataGenerator.appAppleId, anchor: SampleDataGenerator.anchor)
+        var simulator = SubscriptionSimulator(sampleSeed: seed)
         guard case .object(let members)? = simulator.simulate(index: 0).transactions.first else { return .null }
         var pairs = members.map { ($0.key, edit[$0.key] ?? $0.value) }
         for (key, value) in edit where !pairs.contains(where: { $0.0 == key }) { pairs.append((key, value)) }

@@ -2,6 +2,7 @@ import Testing
 import WinbackCore
 import WinbackCrypto
 import WinbackIngest
+import WinbackTestSupport
 
 @testable import WinbackJobs
 
@@ -12,9 +13,7 @@ import WinbackIngest
     /// A TEST-ONLY PKI and the first simulated transaction of a seed, with its `signedDate`.
     static func material(seed: UInt64) throws -> (pki: TestPKI, signer: JWSSigner, transaction: JSONValue, signedDate: Int64) {
         let pki = try TestPKI.make(seed: seed)
-        var simulator = SubscriptionSimulator(
-            seed: seed, bundleId: SampleDataGenerator.bundleId, environment: SampleDataGenerator.environment,
-            appAppleId: SampleDataGenerator.appAppleId, anchor: SampleDataGenerator.anchor)
+        var simulator = SubscriptionSimulator(sampleSeed: seed)
         let transaction = try #require(simulator.simulate(index: 0).transactions.first)
         guard case .integer(let signedDate)? = transaction["signedDate"] else { throw RecordFailure.missing("signedDate") }
         return (pki, JWSSigner(key: pki.leaf.key), transaction, signedDate)
@@ -43,12 +42,7 @@ import WinbackIngest
 
     /// The outcomes of `line` as the ingest's workers produce them.
     static func outcomes(of line: String, pki: TestPKI) async -> [RecordOutcome] {
-        let app = AppIdentity(
-            bundleId: SampleDataGenerator.bundleId, appAppleId: SampleDataGenerator.appAppleId, environment: SampleDataGenerator.environment
-        )
-        let processor = RecordProcessor(
-            verifier: SignedPayloadVerifier(chains: ChainValidator(roots: [pki.root.certificate]), decoder: PayloadDecoder(app: app)),
-            acceptUnsignedPayloads: false)
+        let processor = RecordProcessor(verifier: pki.verifier(), acceptUnsignedPayloads: false)
         var outcomes: [RecordOutcome] = []
         for raw in RecordClassifier.classifyLine(Array(line.utf8), source: "n.ndjson", line: 1) {
             await processor.caches.withCache { await processor.process(raw, into: &outcomes, cache: $0) }
@@ -59,12 +53,10 @@ import WinbackIngest
     @Test func aNestedRejectKeepsTheWholeLine() async throws {
         let (pki, signer, transaction, signedDate) = try Self.material(seed: 5)
         // The nested transaction's signature is damaged; the notification around it is signed correctly.
-        var nested = Array(try signer.sign(header: pki.jwsHeader, payload: transaction).utf8)
-        let position = nested.count - 10
-        nested[position] = nested[position] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        let nested = DamagedSignature.of(try signer.sign(header: pki.jwsHeader, payload: transaction))
         let line = try Self.notificationLine(
-            type: "DID_RENEW", subtype: nil, uuid: "8a3e4c52-3f4e-4d2b-9f33-6f1d2e8b7c10",
-            nestedTransaction: String(decoding: nested, as: UTF8.self), signedDate: signedDate, pki: pki, signer: signer)
+            type: "DID_RENEW", subtype: nil, uuid: "8a3e4c52-3f4e-4d2b-9f33-6f1d2e8b7c10", nestedTransaction: nested,
+            signedDate: signedDate, pki: pki, signer: signer)
         let outcomes = await Self.outcomes(of: line, pki: pki)
         guard outcomes.count == 2, case .accepted = outcomes[0], case .rejected(let rejection) = outcomes[1] else {
             Issue.record("expected the notification accepted and its transaction rejected, found \(outcomes)")

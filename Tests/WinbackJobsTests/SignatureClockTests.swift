@@ -2,6 +2,7 @@ import Testing
 import WinbackCore
 import WinbackCrypto
 import WinbackIngest
+import WinbackTestSupport
 
 @testable import WinbackJobs
 
@@ -12,9 +13,7 @@ import WinbackIngest
     @Test func countsEveryCheckAndTimesOneInInterval() async throws {
         let pki = try TestPKI.make(seed: 3)
         let signer = JWSSigner(key: pki.leaf.key)
-        var simulator = SubscriptionSimulator(
-            seed: 3, bundleId: SampleDataGenerator.bundleId, environment: SampleDataGenerator.environment,
-            appAppleId: SampleDataGenerator.appAppleId, anchor: SampleDataGenerator.anchor)
+        var simulator = SubscriptionSimulator(sampleSeed: 3)
         var records: [String] = []
         var index = 0
         while records.count < 2 * SignatureClock.interval + 1 {
@@ -24,19 +23,10 @@ import WinbackIngest
             index += 1
         }
         records = Array(records.prefix(2 * SignatureClock.interval + 1))
-        // A wrong signature is checked and counted too. One character inside the signature segment changes
-        // (its last one carries padding bits, and a change there can make the segment malformed instead).
-        var tampered = Array(records[5].utf8)
-        let position = tampered.count - 10
-        tampered[position] = tampered[position] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
-        records[5] = String(decoding: tampered, as: UTF8.self)
+        // A wrong signature is checked and counted too.
+        records[5] = DamagedSignature.of(records[5])
 
-        let verifier = SignedPayloadVerifier(
-            chains: ChainValidator(roots: [pki.root.certificate]),
-            decoder: PayloadDecoder(
-                app: AppIdentity(
-                    bundleId: SampleDataGenerator.bundleId, appAppleId: SampleDataGenerator.appAppleId,
-                    environment: SampleDataGenerator.environment)))
+        let verifier = pki.verifier()
         let cache = WorkerCache(app: verifier.decoder.app, compactor: PayloadCompactor())
         var rejected = 0
         for record in records {
@@ -65,22 +55,13 @@ import WinbackIngest
     /// A run whose only record fails its signature still made one check (the phase line printed 0).
     @Test func aLoneFailedCheckIsCounted() async throws {
         let pki = try TestPKI.make(seed: 4)
-        var simulator = SubscriptionSimulator(
-            seed: 4, bundleId: SampleDataGenerator.bundleId, environment: SampleDataGenerator.environment,
-            appAppleId: SampleDataGenerator.appAppleId, anchor: SampleDataGenerator.anchor)
+        var simulator = SubscriptionSimulator(sampleSeed: 4)
         let payload = try #require(simulator.simulate(index: 0).transactions.first)
-        var tampered = Array(try JWSSigner(key: pki.leaf.key).sign(header: pki.jwsHeader, payload: payload).utf8)
-        let position = tampered.count - 10
-        tampered[position] = tampered[position] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
-        let verifier = SignedPayloadVerifier(
-            chains: ChainValidator(roots: [pki.root.certificate]),
-            decoder: PayloadDecoder(
-                app: AppIdentity(
-                    bundleId: SampleDataGenerator.bundleId, appAppleId: SampleDataGenerator.appAppleId,
-                    environment: SampleDataGenerator.environment)))
+        let tampered = DamagedSignature.of(try JWSSigner(key: pki.leaf.key).sign(header: pki.jwsHeader, payload: payload))
+        let verifier = pki.verifier()
         let cache = WorkerCache(app: verifier.decoder.app, compactor: PayloadCompactor())
         await #expect(throws: RecordFailure.self) {
-            _ = try await verifier.verify(RecordText(String(decoding: tampered, as: UTF8.self)), as: .transaction, cache: cache)
+            _ = try await verifier.verify(RecordText(tampered), as: .transaction, cache: cache)
         }
         #expect(cache.clock.checks == 1)
     }

@@ -107,28 +107,34 @@ public enum CampaignParser {
                     message: "expected a string (required for a \(audience.rawValue) campaign that signs v1 or v2), found none")
             }
         }
-        campaign.rules = try rules(object.optional("rules"), audience: audience, key: "\(name).rules")
-        if let required = try ConfigObject(object.optional("rules") ?? .object([]), key: "\(name).rules").optionalBool(
-            "requireAppleEligibility")
-        {
-            let rule = "\(name).rules.requireAppleEligibility"
-            switch (required, campaign.offerKind) {
-            case (true, .promotional):
-                throw ConfigError(
-                    key: rule,
-                    message:
-                        "withdrawn: a promotional offer cannot require Apple's win-back eligibility; use offer.type \"win_back\" for Apple's win-back offers (unsigned, eligibility from eligibleWinBackOfferIds)"
-                )
-            case (true, .winBack):
-                warnings.append("warning: \(rule) is withdrawn and redundant: offer.type \"win_back\" already requires Apple's eligibility")
-            case (false, _):
-                warnings.append("warning: \(rule) is withdrawn and ignored; remove it (Apple's win-back offers: offer.type \"win_back\")")
-            }
-        }
+        campaign.rules = try rules(
+            object.optional("rules"), audience: audience, offerKind: campaign.offerKind, key: "\(name).rules", warnings: &warnings)
         return campaign
     }
 
-    static func rules(_ value: JSONValue?, audience: Audience, key: String) throws(ConfigError) -> CampaignRules {
+    /// The withdrawn rule `requireAppleEligibility` (SPEC §13): `true` on a promotional offer is an error that
+    /// says what to use instead; any other use is a deprecation warning.
+    static func checkWithdrawnAppleEligibility(
+        _ required: Bool, offerKind: OfferKind, key: String, warnings: inout [String]
+    ) throws(ConfigError) {
+        let rule = "\(key).requireAppleEligibility"
+        switch (required, offerKind) {
+        case (true, .promotional):
+            throw ConfigError(
+                key: rule,
+                message:
+                    "withdrawn: a promotional offer cannot require Apple's win-back eligibility; use offer.type \"win_back\" for Apple's win-back offers (unsigned, eligibility from eligibleWinBackOfferIds)"
+            )
+        case (true, .winBack):
+            warnings.append("warning: \(rule) is withdrawn and redundant: offer.type \"win_back\" already requires Apple's eligibility")
+        case (false, _):
+            warnings.append("warning: \(rule) is withdrawn and ignored; remove it (Apple's win-back offers: offer.type \"win_back\")")
+        }
+    }
+
+    static func rules(
+        _ value: JSONValue?, audience: Audience, offerKind: OfferKind, key: String, warnings: inout [String]
+    ) throws(ConfigError) -> CampaignRules {
         var rules = CampaignRules()
         let object = try ConfigObject(value ?? .object([]), key: key)
         if let minPaid = try object.optionalInteger("minPaidDays") { rules.minPaidDays = minPaid }
@@ -164,6 +170,9 @@ public enum CampaignParser {
             }
         case .billingIssue:
             break
+        }
+        if let required = try object.optionalBool("requireAppleEligibility") {
+            try checkWithdrawnAppleEligibility(required, offerKind: offerKind, key: key, warnings: &warnings)
         }
         return rules
     }

@@ -94,9 +94,7 @@ public struct ChurnReport: Sendable {
         }
 
         static func period(containing instant: Int64, in periods: [ReportPeriod]) -> Int? {
-            let index = firstPeriod(startingAtOrAfter: instant + 1, in: periods) - 1
-            guard index >= 0, periods[index].start <= instant, instant < periods[index].end else { return nil }
-            return index
+            ReportPeriod.index(containing: instant, in: periods)
         }
 
         mutating func index(of product: String) -> Int {

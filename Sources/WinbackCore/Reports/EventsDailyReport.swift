@@ -13,17 +13,10 @@ public enum EventsDailyReport {
     /// The rows for `events` with `calendar`'s days.
     public static func rows(_ events: [NotificationEvent], calendar: ReportCalendar) -> [[String?]] {
         let days = calendar.days(count: dayCount)
-        guard let first = days.first, let last = days.last else { return [] }
         var counts: [Int: [String: [String: Int]]] = [:]
-        for event in events where event.signedDate >= first.start && event.signedDate < last.end {
-            // The periods are consecutive days: find the event's by bisection.
-            var low = 0
-            var high = days.count - 1
-            while low < high {
-                let middle = (low + high + 1) / 2
-                if days[middle].start <= event.signedDate { low = middle } else { high = middle - 1 }
-            }
-            counts[low, default: [:]][event.notificationType, default: [:]][event.subtype ?? "", default: 0] += 1
+        for event in events {
+            guard let day = ReportPeriod.index(containing: event.signedDate, in: days) else { continue }
+            counts[day, default: [:]][event.notificationType, default: [:]][event.subtype ?? "", default: 0] += 1
         }
         var rows: [[String?]] = []
         for day in counts.keys.sorted() {

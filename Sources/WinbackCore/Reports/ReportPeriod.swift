@@ -13,4 +13,18 @@ public struct ReportPeriod: Sendable, Equatable {
         self.start = start
         self.end = end
     }
+
+    /// The index of the period of `periods` (ordered by start, not overlapping) that holds `instant`, or `nil`.
+    public static func index(containing instant: Int64, in periods: [ReportPeriod]) -> Int? {
+        // The last period that starts at or before `instant`, by bisection.
+        var low = 0
+        var high = periods.count
+        while low < high {
+            let middle = (low + high) / 2
+            if periods[middle].start <= instant { low = middle + 1 } else { high = middle }
+        }
+        let index = low - 1
+        guard index >= 0, instant < periods[index].end else { return nil }
+        return index
+    }
 }

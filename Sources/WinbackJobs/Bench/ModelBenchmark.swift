@@ -49,13 +49,8 @@ public enum ModelBenchmark {
 
     /// Simulates `target` transactions, builds the model and writes each report into `outputDirectory`, timing each.
     public static func run(transactions target: Int, seed: UInt64, outputDirectory: String) async throws -> Result {
-        var simulator = SubscriptionSimulator(
-            seed: seed, bundleId: SampleDataGenerator.bundleId, environment: SampleDataGenerator.environment,
-            appAppleId: SampleDataGenerator.appAppleId, anchor: SampleDataGenerator.anchor)
-        let decoder = PayloadDecoder(
-            app: AppIdentity(
-                bundleId: SampleDataGenerator.bundleId, appAppleId: SampleDataGenerator.appAppleId,
-                environment: SampleDataGenerator.environment))
+        var simulator = SubscriptionSimulator(sampleSeed: seed)
+        let decoder = PayloadDecoder(app: SampleDataGenerator.app)
         let before = ResidentMemory.bytes
         var store = Deduplicator()
         var count = 0

@@ -18,9 +18,7 @@ public enum VerifyBenchmark {
         let pki = try TestPKI.make(seed: seed)
         let header = pki.jwsHeader
         let signer = JWSSigner(key: pki.leaf.key)
-        var simulator = SubscriptionSimulator(
-            seed: seed, bundleId: SampleDataGenerator.bundleId, environment: SampleDataGenerator.environment,
-            appAppleId: SampleDataGenerator.appAppleId, anchor: SampleDataGenerator.anchor)
+        var simulator = SubscriptionSimulator(sampleSeed: seed)
         var records: [String] = []
         records.reserveCapacity(target)
         var index = 0
@@ -30,12 +28,7 @@ public enum VerifyBenchmark {
             }
             index += 1
         }
-        let verifier = SignedPayloadVerifier(
-            chains: ChainValidator(roots: [pki.root.certificate]),
-            decoder: PayloadDecoder(
-                app: AppIdentity(
-                    bundleId: SampleDataGenerator.bundleId, appAppleId: SampleDataGenerator.appAppleId,
-                    environment: SampleDataGenerator.environment)))
+        let verifier = pki.verifier()
         _ = try? await verifier.verify(records[0], as: .transaction)  // the one chain validation, outside the timing
         let compactor = PayloadCompactor()
         let texts = records.map { RecordText(bytes: Array($0.utf8)) }

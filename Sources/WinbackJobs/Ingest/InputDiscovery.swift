@@ -14,7 +14,7 @@ public enum InputDiscovery {
             let matches = Glob.expand(pattern, in: loaded.directory)
             if matches.isEmpty { warnings.append("inputs[\(index)] '\(pattern)' matches no file") }
             for match in matches {
-                switch FileKind.of(match.absolutePath) {
+                switch match.kind {
                 case .regular: break
                 case .other(let kind):
                     throw .io(IOError(path: match.relativePath, reason: "not a regular file (\(kind)); inputs must be files"))

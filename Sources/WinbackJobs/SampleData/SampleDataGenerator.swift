@@ -15,6 +15,8 @@ public struct SampleDataGenerator: Sendable {
     public static let appAppleId: Int64 = 1_234_567_890
     /// The synthetic exports' environment.
     public static let environment = "Production"
+    /// The synthetic app, as a config names it.
+    public static let app = AppIdentity(bundleId: bundleId, appAppleId: appAppleId, environment: environment)
     /// The demo In-App Purchase key's id.
     public static let keyId = "TESTKEY001"
     /// The demo issuer id.
@@ -46,8 +48,7 @@ public struct SampleDataGenerator: Sendable {
     public func generate(open: (String) throws -> GzipWriter) throws -> SampleDataset {
         let pki = try TestPKI.make(seed: seed)
         let signer = Signer(pki: pki)
-        var simulator = SubscriptionSimulator(
-            seed: seed, bundleId: Self.bundleId, environment: Self.environment, appAppleId: Self.appAppleId, anchor: Self.anchor)
+        var simulator = SubscriptionSimulator(sampleSeed: seed)
         var dataset = SampleDataset(subscriptionCount: subscriptions)
 
         // 1 and 2 stream: chunks of subscriptions are simulated in order, signed on all cores, and appended in

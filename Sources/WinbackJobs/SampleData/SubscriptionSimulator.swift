@@ -36,6 +36,13 @@ public struct SubscriptionSimulator {
         self.anchor = anchor
     }
 
+    /// A simulator of the sample app (``SampleDataGenerator``'s bundle id, environment, app id and "now").
+    public init(sampleSeed seed: UInt64) {
+        self.init(
+            seed: seed, bundleId: SampleDataGenerator.bundleId, environment: SampleDataGenerator.environment,
+            appAppleId: SampleDataGenerator.appAppleId, anchor: SampleDataGenerator.anchor)
+    }
+
     /// `instant` plus `months` calendar months (UTC), clamping the day to the month's length.
     public static func addingMonths(_ instant: Int64, _ months: Int64) -> Int64 {
         let days = InstantFormat.floorDivide(instant, day)

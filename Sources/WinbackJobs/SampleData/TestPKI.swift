@@ -30,6 +30,11 @@ public struct TestPKI: Sendable {
     /// The signing leaf the intermediate issued.
     public var leaf: Issued
 
+    /// A verifier that trusts this hierarchy's root and checks payloads against `app`.
+    public func verifier(app: AppIdentity = SampleDataGenerator.app) -> SignedPayloadVerifier {
+        SignedPayloadVerifier(chains: ChainValidator(roots: [root.certificate]), decoder: PayloadDecoder(app: app))
+    }
+
     /// The x5c header value: `[leaf, intermediate, root]`, standard base64 DER.
     public var x5c: [String] { [leaf.base64, intermediate.base64, root.base64] }
 
