@@ -1,7 +1,8 @@
 import WinbackCore
 
 /// A transaction's ``TransactionAttributes`` fields as UTF-8 bytes read in place from a payload (`nil`
-/// = absent), so ``PayloadCompactor`` can find the shared instance without building eight strings.
+/// = absent) and its commitment period numbers, so ``PayloadCompactor`` can find the shared instance
+/// without building nine strings.
 /// Valid only while the payload's bytes are.
 struct AttributeBytes {
     var productId: UnsafeBufferPointer<UInt8>
@@ -12,8 +13,11 @@ struct AttributeBytes {
     var offerPeriod: UnsafeBufferPointer<UInt8>?
     var storefront: UnsafeBufferPointer<UInt8>?
     var inAppOwnershipType: UnsafeBufferPointer<UInt8>?
+    var billingPlanType: UnsafeBufferPointer<UInt8>?
+    var commitmentBillingPeriodNumber: Int32?
+    var commitmentTotalBillingPeriods: Int32?
 
-    /// FNV-1a over each field's presence, length and bytes.
+    /// FNV-1a over each field's presence, length and bytes (a number's presence and value).
     func hash() -> UInt64 {
         var hash = ByteSpelling.emptyHash
         func mix(_ field: UnsafeBufferPointer<UInt8>?) {
@@ -31,6 +35,10 @@ struct AttributeBytes {
         mix(offerPeriod)
         mix(storefront)
         mix(inAppOwnershipType)
+        mix(billingPlanType)
+        for number in [commitmentBillingPeriodNumber, commitmentTotalBillingPeriods] {
+            hash = ByteSpelling.mix(hash, number.map { UInt64(UInt32(bitPattern: $0)) } ?? 0x1_0000_0000)
+        }
         return hash
     }
 
@@ -42,6 +50,9 @@ struct AttributeBytes {
             && same(attributes.offerIdentifier, offerIdentifier)
             && same(attributes.offerDiscountType, offerDiscountType) && same(attributes.offerPeriod, offerPeriod)
             && same(attributes.storefront, storefront) && same(attributes.inAppOwnershipType, inAppOwnershipType)
+            && same(attributes.billingPlanType, billingPlanType)
+            && attributes.commitmentBillingPeriodNumber == commitmentBillingPeriodNumber
+            && attributes.commitmentTotalBillingPeriods == commitmentTotalBillingPeriods
     }
 
     /// The attributes with these fields as strings.
@@ -51,6 +62,8 @@ struct AttributeBytes {
             productId: String(decoding: productId, as: UTF8.self), subscriptionGroupIdentifier: string(subscriptionGroupIdentifier),
             type: String(decoding: type, as: UTF8.self), offerIdentifier: string(offerIdentifier),
             offerDiscountType: string(offerDiscountType),
-            offerPeriod: string(offerPeriod), storefront: string(storefront), inAppOwnershipType: string(inAppOwnershipType))
+            offerPeriod: string(offerPeriod), storefront: string(storefront), inAppOwnershipType: string(inAppOwnershipType),
+            billingPlanType: string(billingPlanType), commitmentBillingPeriodNumber: commitmentBillingPeriodNumber,
+            commitmentTotalBillingPeriods: commitmentTotalBillingPeriods)
     }
 }

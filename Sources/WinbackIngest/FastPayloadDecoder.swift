@@ -5,7 +5,7 @@ import WinbackCore
 ///
 /// It succeeds only when the general path (``JSONParser`` → ``PayloadDecoder`` → ``PayloadCompactor``)
 /// would accept the payload without a warning and keep exactly the same value: a flat object of known
-/// keys (``FlatJSONScanner``), every field of its Apple type, the app's `bundleId` and `environment`, the
+/// keys (``FlatJSONScanner``, with `commitmentInfo` as a nested object of known keys), every field of its Apple type, the app's `bundleId` and `environment`, the
 /// required fields present, every enum value known. Otherwise it returns `nil` and the caller takes the
 /// general path, so rejections, warnings and unusual payloads are handled in one place.
 public struct FastPayloadDecoder: Sendable {
@@ -36,14 +36,14 @@ public struct FastPayloadDecoder: Sendable {
 
     // MARK: Transactions
 
-    /// The members of `JWSTransactionDecodedPayload` the scanner handles (all but the two nested objects),
+    /// The members of `JWSTransactionDecodedPayload` the scanner handles (all but `advancedCommerceInfo`),
     /// named as Apple's keys; the raw value is the member's slot.
     enum TransactionField: Int, CaseIterable {
         case originalTransactionId, transactionId, webOrderLineItemId, bundleId, productId, subscriptionGroupIdentifier
         case purchaseDate, originalPurchaseDate, expiresDate, quantity, type, appAccountToken, inAppOwnershipType
         case signedDate, revocationReason, revocationDate, isUpgraded, offerType, offerIdentifier, environment
         case storefront, storefrontId, transactionReason, currency, price, offerDiscountType, appTransactionId
-        case offerPeriod, revocationType, revocationPercentage, billingPlanType
+        case offerPeriod, revocationType, revocationPercentage, billingPlanType, commitmentInfo
 
         /// The JSON type the general decoder requires (`FieldValue.string/int64/int32/bool`).
         var expected: FieldType {
@@ -52,13 +52,29 @@ public struct FastPayloadDecoder: Sendable {
             case .price: .int64
             case .quantity, .revocationReason, .offerType, .revocationPercentage: .int32
             case .isUpgraded: .bool
+            case .commitmentInfo: .object
             default: .string
+            }
+        }
+    }
+
+    /// The members of `TransactionCommitmentInfo`.
+    enum TransactionCommitmentField: Int, CaseIterable {
+        case billingPeriodNumber, commitmentExpiresDate, commitmentPrice, totalBillingPeriods
+
+        var expected: FieldType {
+            switch self {
+            case .billingPeriodNumber, .totalBillingPeriods: .int32
+            case .commitmentExpiresDate: .instant
+            case .commitmentPrice: .int64
             }
         }
     }
 
     private static let transactionKeys = FlatKeyTable(TransactionField.allCases.map { String(describing: $0) })
     private static let transactionTypes = TransactionField.allCases.map(\.expected)
+    private static let transactionCommitmentKeys = FlatKeyTable(TransactionCommitmentField.allCases.map { String(describing: $0) })
+    private static let transactionCommitmentTypes = TransactionCommitmentField.allCases.map(\.expected)
 
     private func decodeTransaction(_ bytes: UnsafeBufferPointer<UInt8>, cache: WorkerCache) -> (signedDate: Int64, kept: KeptPayload)? {
         typealias F = TransactionField
@@ -94,13 +110,26 @@ public struct FastPayloadDecoder: Sendable {
                 integer(.revocationReason).map({ RevocationReason(rawValue: Int32($0)) != nil }) ?? true,
                 integer(.offerType).map({ OfferType(rawValue: Int32($0)) != nil }) ?? true
             else { return nil }
+            typealias C = TransactionCommitmentField
+            guard
+                let commitment = Self.withNested(
+                    slots[F.commitmentInfo.rawValue], in: bytes, keys: Self.transactionCommitmentKeys,
+                    types: Self.transactionCommitmentTypes,
+                    { nested, _ in
+                        (
+                            period: nested[C.billingPeriodNumber.rawValue].int32, expires: nested[C.commitmentExpiresDate.rawValue].int64,
+                            total: nested[C.totalBillingPeriods.rawValue].int32
+                        )
+                    })
+            else { return nil }
 
             // SubscriptionTransaction.init(_:attributes:), from the bytes.
             let attributes = compactor.intern(
                 AttributeBytes(
                     productId: productId, subscriptionGroupIdentifier: text(.subscriptionGroupIdentifier), type: type,
                     offerIdentifier: text(.offerIdentifier), offerDiscountType: text(.offerDiscountType), offerPeriod: text(.offerPeriod),
-                    storefront: text(.storefront), inAppOwnershipType: text(.inAppOwnershipType)), cache: cache)
+                    storefront: text(.storefront), inAppOwnershipType: text(.inAppOwnershipType), billingPlanType: text(.billingPlanType),
+                    commitmentBillingPeriodNumber: commitment.period, commitmentTotalBillingPeriods: commitment.total), cache: cache)
             let transaction = SubscriptionTransaction(
                 transactionIdentifier: CompactIdentifier(utf8: transactionId),
                 identity: compactor.identity(
@@ -114,19 +143,19 @@ public struct FastPayloadDecoder: Sendable {
                 },
                 purchaseDate: purchaseDate, expiresDate: integer(.expiresDate) ?? purchaseDate, revocationDate: integer(.revocationDate),
                 signedDate: signedDate, isUpgraded: slots[F.isUpgraded.rawValue].kind == .bool && slots[F.isUpgraded.rawValue].integer == 1,
-                offerType: integer(.offerType).map { Int32($0) }, attributes: attributes)
+                offerType: integer(.offerType).map { Int32($0) }, commitmentExpiresDate: commitment.expires, attributes: attributes)
             return (signedDate, .transaction(transaction))
         }
     }
 
     // MARK: Renewal infos
 
-    /// The members of `JWSRenewalInfoDecodedPayload` the scanner handles (all but the two nested objects).
+    /// The members of `JWSRenewalInfoDecodedPayload` the scanner handles (all but `advancedCommerceInfo`).
     enum RenewalField: Int, CaseIterable {
         case expirationIntent, originalTransactionId, autoRenewProductId, productId, autoRenewStatus, isInBillingRetryPeriod
         case priceIncreaseStatus, gracePeriodExpiresDate, offerType, offerIdentifier, signedDate, environment
         case recentSubscriptionStartDate, renewalDate, currency, renewalPrice, offerDiscountType, eligibleWinBackOfferIds
-        case appAccountToken, appTransactionId, offerPeriod, renewalBillingPlanType
+        case appAccountToken, appTransactionId, offerPeriod, renewalBillingPlanType, commitmentInfo
 
         var expected: FieldType {
             switch self {
@@ -135,13 +164,31 @@ public struct FastPayloadDecoder: Sendable {
             case .expirationIntent, .autoRenewStatus, .priceIncreaseStatus, .offerType: .int32
             case .isInBillingRetryPeriod: .bool
             case .eligibleWinBackOfferIds: .stringArray
+            case .commitmentInfo: .object
             default: .string
+            }
+        }
+    }
+
+    /// The members of `RenewalCommitmentInfo`.
+    enum RenewalCommitmentField: Int, CaseIterable {
+        case commitmentAutoRenewProductId, commitmentAutoRenewStatus, commitmentRenewalBillingPlanType, commitmentRenewalDate
+        case commitmentRenewalPrice
+
+        var expected: FieldType {
+            switch self {
+            case .commitmentAutoRenewProductId, .commitmentRenewalBillingPlanType: .string
+            case .commitmentAutoRenewStatus: .int32
+            case .commitmentRenewalDate: .instant
+            case .commitmentRenewalPrice: .int64
             }
         }
     }
 
     private static let renewalKeys = FlatKeyTable(RenewalField.allCases.map { String(describing: $0) })
     private static let renewalTypes = RenewalField.allCases.map(\.expected)
+    private static let renewalCommitmentKeys = FlatKeyTable(RenewalCommitmentField.allCases.map { String(describing: $0) })
+    private static let renewalCommitmentTypes = RenewalCommitmentField.allCases.map(\.expected)
 
     private func decodeRenewalInfo(_ bytes: UnsafeBufferPointer<UInt8>, cache: WorkerCache) -> (signedDate: Int64, kept: KeptPayload)? {
         typealias F = RenewalField
@@ -157,6 +204,7 @@ public struct FastPayloadDecoder: Sendable {
             }
             func int32(_ field: F) -> Int32? { slots[field.rawValue].kind == .integer ? Int32(slots[field.rawValue].integer) : nil }
             func bool(_ field: F) -> Bool? { slots[field.rawValue].kind == .bool ? slots[field.rawValue].integer == 1 : nil }
+            func string(_ field: F) -> String? { text(field).map { String(decoding: $0, as: UTF8.self) } }
 
             let gracePeriod = slots[F.gracePeriodExpiresDate.rawValue]
             let signed = slots[F.signedDate.rawValue]
@@ -170,6 +218,21 @@ public struct FastPayloadDecoder: Sendable {
                 Self.isKnownIfPresent(text(.offerDiscountType), Self.offerDiscountTypes),
                 Self.isKnownIfPresent(text(.renewalBillingPlanType), Self.renewalBillingPlanTypes)
             else { return nil }
+            typealias C = RenewalCommitmentField
+            // The commitment's auto-renew status, when every enum in it is known (else a warning: the general path).
+            guard
+                let commitment = Self.withNested(
+                    slots[F.commitmentInfo.rawValue], in: bytes, keys: Self.renewalCommitmentKeys, types: Self.renewalCommitmentTypes,
+                    { nested, object -> (known: Bool, autoRenewStatus: Int32?) in
+                        let status = nested[C.commitmentAutoRenewStatus.rawValue].int32
+                        let plan = nested[C.commitmentRenewalBillingPlanType.rawValue]
+                        let planText = plan.kind == .string ? UnsafeBufferPointer(rebasing: object[plan.range]) : nil
+                        let known =
+                            (status.map { AutoRenewStatus(rawValue: $0) != nil } ?? true)
+                            && Self.isKnownIfPresent(planText, Self.renewalBillingPlanTypes)
+                        return (known, status)
+                    }), commitment.known
+            else { return nil }
 
             var offerIds: [String]?
             let array = slots[F.eligibleWinBackOfferIds.rawValue]
@@ -181,7 +244,8 @@ public struct FastPayloadDecoder: Sendable {
                 expirationIntent: int32(.expirationIntent), isInBillingRetryPeriod: bool(.isInBillingRetryPeriod),
                 gracePeriodExpiresDate: gracePeriod.kind == .integer ? gracePeriod.integer : nil,
                 priceIncreaseStatus: int32(.priceIncreaseStatus),
-                eligibleWinBackOfferIds: offerIds)
+                eligibleWinBackOfferIds: offerIds, renewalBillingPlanType: string(.renewalBillingPlanType),
+                commitmentAutoRenewStatus: commitment.autoRenewStatus)
             return (signed.integer, .renewalInfo(state))
         }
     }
@@ -190,8 +254,27 @@ public struct FastPayloadDecoder: Sendable {
 
     /// The JSON type a field must have when present (`null` reads as absent).
     enum FieldType {
-        /// `instant`: an integer within ``FieldValue/instantRange`` (`FieldValue.instant`).
-        case string, int64, int32, bool, stringArray, instant
+        /// `instant`: an integer within ``FieldValue/instantRange`` (`FieldValue.instant`); `object`: a
+        /// nested object, whose members are checked by its own field list.
+        case string, int64, int32, bool, stringArray, instant, object
+    }
+
+    /// `body` applied to the slots of the nested object `value` (a member of `bytes`) scanned with `keys`
+    /// (all absent when the member is absent or `null`) and to the object's bytes; `nil` when the object
+    /// has an unknown or repeated key or a value not of its field's type (the general path decides then).
+    private static func withNested<Result>(
+        _ value: FlatValue, in bytes: UnsafeBufferPointer<UInt8>, keys: FlatKeyTable, types: [FieldType],
+        _ body: (UnsafeMutableBufferPointer<FlatValue>, UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result? {
+        withUnsafeTemporaryAllocation(of: FlatValue.self, capacity: types.count) { nested -> Result? in
+            nested.initialize(repeating: .absent)
+            let object =
+                value.kind == .object ? UnsafeBufferPointer(rebasing: bytes[value.range]) : UnsafeBufferPointer(start: nil, count: 0)
+            if value.kind == .object {
+                guard FlatJSONScanner.scan(object, keys: keys, into: nested), haveTypes(nested, types) else { return nil }
+            }
+            return body(nested, object)
+        }
     }
 
     /// Every present value has its field's type (an `int32` fits in 32 bits, an instant is in range).
@@ -204,6 +287,7 @@ public struct FastPayloadDecoder: Sendable {
             case .int32: guard value.kind == .integer, Int32(exactly: value.integer) != nil else { return false }
             case .bool: guard value.kind == .bool else { return false }
             case .stringArray: guard value.kind == .stringArray else { return false }
+            case .object: guard value.kind == .object else { return false }
             }
         }
         return true

@@ -1,13 +1,14 @@
 import WinbackCore
 
 /// Reads the common shape of an App Store payload — one object whose members are plain strings, integers,
-/// booleans, `null` or arrays of plain strings, every key known — into one slot per key, without building
-/// a tree or any `String`.
+/// booleans, `null`, arrays of plain strings or objects of such plain values (`commitmentInfo`), every key
+/// known — into one slot per key, without building a tree or any `String`. A nested object is only
+/// delimited; its members are read by scanning its range again with its own keys.
 ///
 /// It accepts a strict subset of what ``JSONParser`` accepts and reads the same values from it: strings of
 /// printable ASCII without escapes, integers of at most 18 digits (always exact in `Int64`), each key once.
-/// Anything else — an escape, non-ASCII text, a fraction or exponent, a nested object, an unknown or
-/// repeated key, malformed JSON — makes ``scan(_:keys:into:)`` return `false`, and the caller decodes the
+/// Anything else — an escape, non-ASCII text, a fraction or exponent, an array or object inside a nested
+/// object, an unknown or repeated key, malformed JSON — makes ``scan(_:keys:into:)`` return `false`, and the caller decodes the
 /// payload the general way, so errors and edge cases behave exactly as before.
 public struct FlatJSONScanner {
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -48,9 +49,26 @@ public struct FlatJSONScanner {
         }
     }
 
-    private mutating func scanValue() -> FlatValue? {
+    private mutating func scanValue(isNested: Bool = false) -> FlatValue? {
         guard index < bytes.count else { return nil }
         switch bytes[index] {
+        case UInt8(ascii: "{") where !isNested:
+            let start = index
+            index += 1
+            skipWhitespace()
+            if consume(UInt8(ascii: "}")) { return FlatValue(kind: .object, integer: 0, range: start..<index) }
+            while true {
+                skipWhitespace()
+                guard scanPlainString() != nil else { return nil }
+                skipWhitespace()
+                guard consume(UInt8(ascii: ":")) else { return nil }
+                skipWhitespace()
+                guard scanValue(isNested: true) != nil else { return nil }
+                skipWhitespace()
+                if consume(UInt8(ascii: ",")) { continue }
+                guard consume(UInt8(ascii: "}")) else { return nil }
+                return FlatValue(kind: .object, integer: 0, range: start..<index)
+            }
         case UInt8(ascii: "\""):
             guard let range = scanPlainString() else { return nil }
             return FlatValue(kind: .string, integer: 0, range: range)
@@ -66,7 +84,7 @@ public struct FlatJSONScanner {
         case UInt8(ascii: "n"):
             guard consumeLiteral("null") else { return nil }
             return FlatValue(kind: .null, integer: 0, range: 0..<0)
-        case UInt8(ascii: "["):
+        case UInt8(ascii: "[") where !isNested:
             index += 1
             let start = index
             skipWhitespace()

@@ -13,13 +13,15 @@ public struct FlatValue: Sendable, Equatable {
         case bool
         /// An array of strings; ``range`` spans the text between the brackets.
         case stringArray
+        /// An object whose members are plain values (no array or object); ``range`` spans it, braces included.
+        case object
     }
 
     /// What the member held.
     public var kind: Kind
     /// The integer, or 1 / 0 for `true` / `false`.
     public var integer: Int64
-    /// Byte offsets of a string's characters (without the quotes) or of an array's contents.
+    /// Byte offsets of a string's characters (without the quotes), of an array's contents or of an object.
     public var range: Range<Int>
 
     /// A key that did not occur.
@@ -34,4 +36,8 @@ public struct FlatValue: Sendable, Equatable {
 
     /// Present and not `null`.
     public var isPresent: Bool { kind != .absent && kind != .null }
+    /// The integer, when the member is one (a value checked to fit 32 bits by the caller).
+    public var int32: Int32? { kind == .integer ? Int32(truncatingIfNeeded: integer) : nil }
+    /// The integer, when the member is one.
+    public var int64: Int64? { kind == .integer ? integer : nil }
 }

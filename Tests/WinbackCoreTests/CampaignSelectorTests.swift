@@ -181,6 +181,36 @@ import WinbackCrypto
         }
     }
 
+    /// A transaction in a 12-month commitment (SPEC §13): days to expiry count to the commitment's end,
+    /// and the commitment's auto-renew status, when present, decides whether it renews.
+    @Test(arguments: [
+        (Int32(1), Int32?.some(0), Audience.retention, Int64(120), Int64?.some(100)),
+        (1, 0, .retention, 7, nil),
+        (0, 1, .retention, 120, nil),
+        (0, nil, .retention, 120, 100),
+        (0, 1, .priceIncrease, 120, 100),
+        (1, 0, .priceIncrease, 120, nil),
+    ])
+    func commitmentsRenewAtTheirEnd(
+        autoRenewStatus: Int32, commitmentAutoRenewStatus: Int32?, audience: Audience, maxDaysToExpiry: Int64, daysToExpiry: Int64?
+    ) {
+        let asOf = 100 * InstantFormat.day
+        let instalment = SubscriptionTransaction(
+            transactionId: "t", originalTransactionId: "o", productId: "a", purchaseDate: asOf - 25 * InstantFormat.day,
+            expiresDate: asOf + 5 * InstantFormat.day + 1, billingPlanType: "MONTHLY",
+            commitment: TransactionCommitmentInfo(
+                billingPeriodNumber: 4, commitmentExpiresDate: asOf + 100 * InstantFormat.day + 1, totalBillingPeriods: 12))
+        let renewal = RenewalState(
+            originalTransactionId: "o", autoRenewStatus: autoRenewStatus, priceIncreaseStatus: 0, renewalBillingPlanType: "MONTHLY",
+            commitmentAutoRenewStatus: commitmentAutoRenewStatus)
+        var rules = CampaignRules()
+        rules.maxDaysToExpiry = maxDaysToExpiry
+        let campaign = Campaign(id: "c", audience: audience, offerIdentifier: "offer", rules: rules, signatures: [.v2])
+        let timeline = SubscriptionTimeline(transactions: [instalment], renewal: renewal, asOf: asOf, graceMilliseconds: 0)
+        let selected = Self.selector.select(campaign, timelines: [timeline], asOf: asOf, coolingDown: [])
+        #expect(selected.map(\.daysToExpiry) == (daysToExpiry.map { [$0] } ?? []))
+    }
+
     @Test(arguments: [
         (
             #"[{"id": "x", "audience": "win_back", "offer": {"offerIdentifier": "o"}, "signatures": ["v1"], "rules": {}}]"#,

@@ -82,13 +82,13 @@ import WinbackCore
         let reports = RunReportsFixture(model: model, calendar: calendar)
         #expect(
             Self.csv(reports.churnMonthly) == [
-                "2025-10,m,g1,1,1,1,0,0,0,0,0,0,0,0,0,0,0,0.000000",
-                "2025-11,m,g1,0,0,0,0,1,0,0,0,0,0,0,0,0,1,",
-                "2026-01,m,g1,0,5,6,0,0,0,0,0,0,0,0,0,0,0,",
-                "2026-02,a,g1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0.000000",
-                "2026-02,m,g1,4,6,3,1,2,0,0,0,0,0,0,0,1,1,0.500000",
-                "2026-03,a,g1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0.000000",
-                "2026-03,m,g1,7,4,1,1,4,1,0,1,2,0,0,0,0,0,0.571429",
+                "2025-10,m,,g1,1,1,1,0,0,0,0,0,0,0,0,0,0,0,0.000000",
+                "2025-11,m,,g1,0,0,0,0,1,0,0,0,0,0,0,0,0,1,",
+                "2026-01,m,,g1,0,5,6,0,0,0,0,0,0,0,0,0,0,0,",
+                "2026-02,a,,g1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0.000000",
+                "2026-02,m,,g1,4,6,3,1,2,0,0,0,0,0,0,0,1,1,0.500000",
+                "2026-03,a,,g1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0.000000",
+                "2026-03,m,,g1,7,4,1,1,4,1,0,1,2,0,0,0,0,0,0.571429",
             ])
     }
 
@@ -112,11 +112,11 @@ import WinbackCore
         let (model, calendar) = try Self.model()
         #expect(
             Self.csv(RetentionCohortsReport.rows(model.timelines, calendar: calendar)) == [
-                "2025-10,m,0,1,1,1,1.000000", "2025-10,m,1,1,1,1,1.000000", "2025-10,m,2,1,1,0,0.000000",
-                "2025-10,m,3,1,1,0,0.000000", "2025-10,m,4,1,1,0,0.000000", "2025-10,m,5,1,1,0,0.000000",
-                "2026-01,m,0,5,5,5,1.000000", "2026-01,m,1,5,5,5,1.000000", "2026-01,m,2,5,5,2,0.400000",
-                "2026-02,m,0,3,3,2,0.666667", "2026-02,m,1,3,3,0,0.000000", "2026-02,m,2,3,1,0,0.000000",
-                "2026-03,m,0,1,1,1,1.000000",
+                "2025-10,m,,0,1,1,1,1.000000", "2025-10,m,,1,1,1,1,1.000000", "2025-10,m,,2,1,1,0,0.000000",
+                "2025-10,m,,3,1,1,0,0.000000", "2025-10,m,,4,1,1,0,0.000000", "2025-10,m,,5,1,1,0,0.000000",
+                "2026-01,m,,0,5,5,5,1.000000", "2026-01,m,,1,5,5,5,1.000000", "2026-01,m,,2,5,5,2,0.400000",
+                "2026-02,m,,0,3,3,2,0.666667", "2026-02,m,,1,3,3,0,0.000000", "2026-02,m,,2,3,1,0,0.000000",
+                "2026-03,m,,0,1,1,1,1.000000",
             ])
     }
 
@@ -175,12 +175,64 @@ import WinbackCore
         #expect(rows["2"].map { [$0[7], $0[12], $0[18], $0[19]] } == ["expired", "voluntary", "0", "0"])
     }
 
+    /// The annual product `a` billed up front (subscription "u") and monthly over a 12-month commitment
+    /// ("c", three instalments so far; "n", a fourth subscription whose transactions predate billing plans):
+    /// churn, cohorts and the subscriptions row keep the plans apart (SPEC §13).
+    @Test func billingPlansAreKeptApart() throws {
+        let calendar = try #require(Self.calendar)
+        var upfront = Self.tx("u", "u1", "a", "2026-01-05", "2027-01-05")
+        upfront.billingPlanType = "BILLED_UPFRONT"
+        let instalments = [("2026-01-20", "2026-02-20"), ("2026-02-20", "2026-03-20"), ("2026-03-20", "2026-04-20")].enumerated().map {
+            index, dates in
+            SubscriptionTransaction(
+                transactionId: "c\(index + 1)", originalTransactionId: "c", productId: "a", subscriptionGroupIdentifier: "g1",
+                purchaseDate: Self.day(dates.0), expiresDate: Self.day(dates.1), billingPlanType: "MONTHLY",
+                commitment: TransactionCommitmentInfo(
+                    billingPeriodNumber: Int32(index + 1), commitmentExpiresDate: Self.day("2027-01-20"), totalBillingPeriods: 12))
+        }
+        let unplanned = Self.tx("n", "n1", "a", "2026-01-25", "2027-01-25")
+        let renewals = [
+            "c": RenewalState(
+                originalTransactionId: "c", autoRenewStatus: 1, renewalBillingPlanType: "MONTHLY", commitmentAutoRenewStatus: 0)
+        ]
+        let model = SubscriptionModel(
+            transactions: [upfront, unplanned] + instalments, renewals: renewals, asOf: calendar.asOf, gracePeriodDays: 16)
+        let reports = RunReportsFixture(model: model, calendar: calendar)
+        #expect(
+            Self.csv(reports.churnMonthly) == [
+                "2026-01,a,,g1,0,1,1,0,0,0,0,0,0,0,0,0,0,0,", "2026-01,a,BILLED_UPFRONT,g1,0,1,1,0,0,0,0,0,0,0,0,0,0,0,",
+                "2026-01,a,MONTHLY,g1,0,1,1,0,0,0,0,0,0,0,0,0,0,0,", "2026-02,a,,g1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0.000000",
+                "2026-02,a,BILLED_UPFRONT,g1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0.000000",
+                "2026-02,a,MONTHLY,g1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0.000000", "2026-03,a,,g1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0.000000",
+                "2026-03,a,BILLED_UPFRONT,g1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0.000000",
+                "2026-03,a,MONTHLY,g1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0.000000",
+            ])
+        // Three monthly periods of "c" have begun before T: eligible and retained for k = 0…2.
+        #expect(
+            Self.csv(RetentionCohortsReport.rows(model.timelines, calendar: calendar)) == [
+                "2026-01,a,,0,1,1,1,1.000000", "2026-01,a,BILLED_UPFRONT,0,1,1,1,1.000000", "2026-01,a,MONTHLY,0,1,1,1,1.000000",
+                "2026-01,a,MONTHLY,1,1,1,1,1.000000", "2026-01,a,MONTHLY,2,1,1,1,1.000000",
+            ])
+        let columns = ReportSchema.subscriptions.columns.map(\.name)
+        let rows = Dictionary(uniqueKeysWithValues: model.timelines.map { ($0.originalTransactionId, SubscriptionsReport.row($0)) })
+        func values(_ id: String) -> [String?] {
+            let row = rows[id] ?? []
+            return [
+                "billing_plan_type", "commitment_period_number", "commitment_total_periods", "commitment_expires_date",
+                "renewal_billing_plan_type",
+            ].map { name in columns.firstIndex(of: name).flatMap { $0 < row.count ? row[$0] : nil } }
+        }
+        #expect(values("c") == ["MONTHLY", "3", "12", "2027-01-20T00:00:00.000Z", "MONTHLY"])
+        #expect(values("u") == ["BILLED_UPFRONT", nil, nil, nil, nil])
+        #expect(values("n") == [nil, nil, nil, nil, nil])
+    }
+
     @Test func invariantsHold() throws {
         let (model, calendar) = try Self.model()
         let reports = RunReportsFixture(model: model, calendar: calendar)
         for row in reports.churnMonthly + reports.churnDaily {
-            let churned = Int(row[7] ?? "") ?? -1
-            let split = (8...16).map { Int(row[$0] ?? "") ?? 0 }.reduce(0, +)
+            let churned = Int(row[8] ?? "") ?? -1
+            let split = (9...17).map { Int(row[$0] ?? "") ?? 0 }.reduce(0, +)
             #expect(churned == split)
         }
         for row in OfferUsageReport.rows(model.timelines) {
@@ -188,7 +240,7 @@ import WinbackCore
             #expect(converted <= completed && completed <= redemptions)
         }
         for row in RetentionCohortsReport.rows(model.timelines, calendar: calendar) {
-            let (size, eligible, retained) = (Int(row[3] ?? "") ?? 0, Int(row[4] ?? "") ?? 0, Int(row[5] ?? "") ?? 0)
+            let (size, eligible, retained) = (Int(row[4] ?? "") ?? 0, Int(row[5] ?? "") ?? 0, Int(row[6] ?? "") ?? 0)
             #expect(retained <= eligible && eligible <= size)
         }
     }

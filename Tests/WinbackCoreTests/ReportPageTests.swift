@@ -18,7 +18,7 @@ import WinbackTestSupport
         func churnRow(_ month: String, _ product: String, _ group: String, activeStart: Int, activeEnd: Int, churned: [Int]) -> [String?] {
             // churned: voluntary, price_increase, billing_error, billing_retry, product_unavailable, other, unknown, refund, returned
             let total = churned.reduce(0, +)
-            return [month, product, group, String(activeStart), String(activeEnd), "0", "0", String(total)] + churned.map(String.init)
+            return [month, product, nil, group, String(activeStart), String(activeEnd), "0", "0", String(total)] + churned.map(String.init)
                 + [RateFormat.format(total, activeStart)]
         }
         var churn: [[String?]] = []
@@ -37,7 +37,9 @@ import WinbackTestSupport
         }
         let retention: [[String?]] = (0..<cohorts).flatMap { cohort -> [[String?]] in
             let month = "20\(20 + cohort / 12)-" + (cohort % 12 < 9 ? "0" : "") + String(cohort % 12 + 1)
-            return [[month, productId, "0", "10", "10", "10", "1.000000"], [month, productId, "1", "10", "10", "7", "0.700000"]]
+            return [
+                [month, productId, nil, "0", "10", "10", "10", "1.000000"], [month, productId, nil, "1", "10", "10", "7", "0.700000"],
+            ]
         }
         return ReportPageContent(
             asOf: "2026-11-19", timeZone: "America/Los_Angeles", toolVersion: "0.1.0", inputFiles: 2, inputBytes: 2_500_000, counts: counts,
@@ -129,6 +131,21 @@ import WinbackTestSupport
         #expect(html.contains("33 other groups"))
         #expect(html.contains("275 other products"))
         #expect(html.contains("36 earlier cohorts"))
+    }
+
+    /// A product sold billed up front and as a monthly-billed commitment gets a table of both at as-of.
+    @Test func billingPlansAreListedWhenAProductHasThem() throws {
+        var content = Self.content()
+        #expect(!ReportPage.render(content).contains("plans-table"))
+        let last = content.months.last
+        content.churnMonthly += content.churnMonthly.filter { $0[0] == last }.map { row in
+            var planned = row
+            planned[2] = "MONTHLY"
+            return planned
+        }
+        let rows = try Self.tableValues(ReportPage.render(content), id: "plans-table")
+        #expect(rows.map { $0["billing_plan_type"] } == ["–", "MONTHLY"])
+        #expect(rows.map { $0["active_end"] } == rows.map { _ in content.churnMonthly.first { $0[0] == last }?[5] ?? "" })
     }
 
     @Test func unsignedRunIsCalledOutOnThePage() {

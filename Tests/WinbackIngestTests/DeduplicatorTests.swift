@@ -237,6 +237,7 @@ import Testing
         #expect(group.count == 2 && group[0].attributes === group[1].attributes && group[0].identity === group[1].identity)
         // The memory budget of a stored transaction (README: bytes per stored transaction).
         #expect(MemoryLayout<SubscriptionTransaction>.stride <= 80)
+        #expect(MemoryLayout<RenewalState>.stride <= 112)
         var taken = deduplicator
         #expect(taken.takeSubscriptions().count == 1 && taken.subscriptions.isEmpty)
     }

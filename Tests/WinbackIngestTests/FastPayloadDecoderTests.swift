@@ -15,7 +15,8 @@ import WinbackIngest
         "signedDate":1761403190093,"environment":"Production","storefront":"USA","storefrontId":"143441","transactionReason":"PURCHASE",\
         "currency":"USD","price":9990,"appTransactionId":"704289575346000000","offerType":1,"offerDiscountType":"FREE_TRIAL",\
         "offerPeriod":"P1W","offerIdentifier":"intro","isUpgraded":true,"revocationDate":1762000000000,"revocationReason":0,\
-        "revocationType":"REFUND_FULL","revocationPercentage":100000,"billingPlanType":"BILLED_UPFRONT"}
+        "revocationType":"REFUND_FULL","revocationPercentage":100000,"commitmentInfo":{"billingPeriodNumber":3,\
+        "commitmentExpiresDate":1790000000000,"commitmentPrice":65880,"totalBillingPeriods":12},"billingPlanType":"MONTHLY"}
         """
 
     static let renewalInfo = """
@@ -24,7 +25,9 @@ import WinbackIngest
         "environment":"Production","recentSubscriptionStartDate":1761397593187,"renewalDate":1772024793187,"currency":"USD",\
         "renewalPrice":9990,"eligibleWinBackOfferIds":["winback.monthly.50off","winback.b"],"priceIncreaseStatus":1,\
         "gracePeriodExpiresDate":1772024793999,"appAccountToken":"","appTransactionId":"704289575346000000","offerType":2,\
-        "offerIdentifier":"x","offerDiscountType":"PAY_AS_YOU_GO","offerPeriod":"P1M","renewalBillingPlanType":"BILLED_UPFRONT"}
+        "offerIdentifier":"x","offerDiscountType":"PAY_AS_YOU_GO","offerPeriod":"P1M","renewalBillingPlanType":"MONTHLY",\
+        "commitmentInfo":{"commitmentAutoRenewProductId":"com.example.winback.annual","commitmentAutoRenewStatus":0,\
+        "commitmentRenewalBillingPlanType":"MONTHLY","commitmentRenewalDate":1790000000000,"commitmentRenewalPrice":65880}}
         """
 
     /// The general path's kept form, or `nil` when it rejects the payload or warns about it.
@@ -67,12 +70,19 @@ import WinbackIngest
             #expect(transaction.appAccountToken == "da11f6fe-6169-4b2c-8e30-e6f8afc735f8")
             #expect(transaction.revocationDate == 1762000000000)
             #expect(transaction.isUpgraded)
+            #expect(transaction.billingPlanType == "MONTHLY" && transaction.commitmentExpiresDate == 1_790_000_000_000)
+            #expect(transaction.commitmentBillingPeriodNumber == 3 && transaction.commitmentTotalBillingPeriods == 12)
         }
         if case .renewalInfo(let state) = fast.kept {
             #expect(state.eligibleWinBackOfferIds == ["winback.monthly.50off", "winback.b"])
             #expect(state.gracePeriodExpiresDate == 1772024793999)
+            #expect(state.renewalBillingPlanType == "MONTHLY" && state.commitmentAutoRenewStatus == 0)
         }
     }
+
+    /// The transaction's `commitmentInfo` object.
+    static let commitment =
+        #"{"billingPeriodNumber":3,"commitmentExpiresDate":1790000000000,"commitmentPrice":65880,"totalBillingPeriods":12}"#
 
     /// Named edits of the transaction payload and whether the fast path may take them.
     static let edits: [(name: String, from: String, to: String, isFast: Bool)] = [
@@ -103,9 +113,45 @@ import WinbackIngest
             "a non-subscription without expiresDate", #""expiresDate":1764075993187,"quantity":1,"type":"Auto-Renewable Subscription""#,
             #""quantity":1,"type":"Consumable""#, true
         ),
-        ("trailing data", #""billingPlanType":"BILLED_UPFRONT"}"#, #""billingPlanType":"BILLED_UPFRONT"}x"#, false),
-        ("a trailing comma", #""billingPlanType":"BILLED_UPFRONT"}"#, #""billingPlanType":"BILLED_UPFRONT",}"#, false),
+        ("trailing data", #""billingPlanType":"MONTHLY"}"#, #""billingPlanType":"MONTHLY"}x"#, false),
+        ("a trailing comma", #""billingPlanType":"MONTHLY"}"#, #""billingPlanType":"MONTHLY",}"#, false),
+        ("an unknown billing plan", #""billingPlanType":"MONTHLY""#, #""billingPlanType":"WEEKLY""#, false),
+        ("a null commitment reads as absent", commitment, "null", true),
+        ("an empty commitment", commitment, "{ }", true),
+        ("a commitment without its price", #","commitmentPrice":65880"#, "", true),
+        ("an unknown commitment key", #""totalBillingPeriods":12}"#, #""totalBillingPeriods":12,"future":1}"#, false),
+        ("a repeated commitment key", #""totalBillingPeriods":12}"#, #""totalBillingPeriods":12,"totalBillingPeriods":11}"#, false),
+        ("a commitment field of the wrong type", #""billingPeriodNumber":3"#, #""billingPeriodNumber":"3""#, false),
+        ("a commitment period overflowing 32 bits", #""billingPeriodNumber":3"#, #""billingPeriodNumber":4294967296"#, false),
+        ("a commitment expiry out of range", #""commitmentExpiresDate":1790000000000"#, #""commitmentExpiresDate":5"#, false),
+        ("an array inside the commitment", #""totalBillingPeriods":12}"#, #""totalBillingPeriods":12,"x":[]}"#, false),
+        ("an object inside the commitment", #""totalBillingPeriods":12}"#, #""totalBillingPeriods":12,"x":{}}"#, false),
+        ("a commitment that is not an object", commitment, "3", false),
     ]
+
+    /// The renewal info's commitment: unknown enum values inside it are warned by the general path, so the
+    /// fast path declines them; a null or empty commitment is no commitment.
+    @Test(arguments: [
+        ("an unknown commitment auto-renew status", #""commitmentAutoRenewStatus":0"#, #""commitmentAutoRenewStatus":7"#, false),
+        (
+            "an unknown commitment billing plan", #""commitmentRenewalBillingPlanType":"MONTHLY""#,
+            #""commitmentRenewalBillingPlanType":"W""#, false
+        ),
+        ("an unknown renewal billing plan", #""renewalBillingPlanType":"MONTHLY""#, #""renewalBillingPlanType":"W""#, false),
+        ("auto-renew on", #""commitmentAutoRenewStatus":0"#, #""commitmentAutoRenewStatus":1"#, true),
+        ("a commitment price of the wrong type", #""commitmentRenewalPrice":65880"#, #""commitmentRenewalPrice":true"#, false),
+    ])
+    func renewalCommitmentEditsTakeTheExpectedPath(_ name: String, _ from: String, _ to: String, _ isFast: Bool) throws {
+        let text = Self.renewalInfo.replacingOccurrences(of: from, with: to)
+        try #require(text != Self.renewalInfo, "edit '\(name)' does not apply")
+        let compactor = PayloadCompactor()
+        let fast = Self.fast(Array(text.utf8), as: .renewalInfo, compactor: compactor)
+        #expect((fast != nil) == isFast, "\(name)")
+        if let fast {
+            let general = try #require(Self.general(Array(text.utf8), as: .renewalInfo, compactor: compactor))
+            #expect(fast.kept == general.kept)
+        }
+    }
 
     @Test(arguments: edits)
     func editsTakeTheExpectedPathAndAgree(_ edit: (name: String, from: String, to: String, isFast: Bool)) throws {

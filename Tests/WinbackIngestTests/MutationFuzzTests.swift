@@ -54,8 +54,9 @@ import WinbackTestSupport
         }
     }
 
-    /// Lines of the sample exports (NDJSON, gzip included, and JSON documents) as the corpus.
-    static func corpus() throws -> [[UInt8]] {
+    /// Lines of the sample exports (NDJSON, gzip included, and JSON documents) as the corpus: the first
+    /// `linesPerFile` of each NDJSON file (all when `nil`).
+    static func corpus(linesPerFile: Int? = 40) throws -> [[UInt8]] {
         let exports = Fixtures.packageRoot.appendingPathComponent("sample-data/exports")
         var lines: [[UInt8]] = []
         let files = try #require(FileManager.default.enumerator(atPath: exports.path)).compactMap { $0 as? String }.sorted()
@@ -63,7 +64,7 @@ import WinbackTestSupport
             var bytes = Array(try Data(contentsOf: exports.appendingPathComponent(file)))
             if file.hasSuffix(".gz") { bytes = try Gunzip.bytes(bytes) }
             if file.contains(".ndjson") || file.contains(".jsonl") {
-                lines += bytes.split(separator: 0x0A).prefix(40).map(Array.init)
+                lines += bytes.split(separator: 0x0A).prefix(linesPerFile ?? .max).map(Array.init)
             } else {
                 lines.append(bytes)
             }
@@ -85,6 +86,33 @@ import WinbackTestSupport
             case .failure: return nil
             }
         }
+    }
+
+    /// Every payload of the sample exports that the general path accepts without a warning takes the fast
+    /// path, the 12-month commitments billed monthly (a nested `commitmentInfo`) and their renewal infos
+    /// included: an app whose customers choose that plan does not fall off it.
+    @Test func everyCleanSamplePayloadTakesTheFastPath() throws {
+        let compactor = PayloadCompactor()
+        let fast = FastPayloadDecoder(app: Self.app, compactor: compactor)
+        let cache = WorkerCache(app: Self.app, compactor: compactor)
+        let general = PayloadDecoder(app: Self.app)
+        var (clean, commitments, declined) = (0, 0, [String]())
+        for line in try Self.corpus(linesPerFile: nil) {
+            var records = RecordClassifier.classifyLine(line, source: "sample.ndjson", line: 1)
+            if records.isEmpty { records = RecordClassifier.classifyDocument(line, source: "sample.json") }
+            for (payload, kind) in Self.payloads(records) where kind != .notification {
+                guard let json = try? JSONParser.parse(payload), let (_, warnings) = try? general.decode(json, as: kind), warnings.isEmpty
+                else { continue }
+                clean += 1
+                if String(decoding: payload, as: UTF8.self).contains("\"commitmentInfo\"") { commitments += 1 }
+                if payload.withUnsafeBufferPointer({ fast.decode($0, as: kind, cache: cache) }) == nil {
+                    declined.append(String(decoding: payload.prefix(300), as: UTF8.self))
+                }
+            }
+        }
+        #expect(declined.isEmpty, "\(declined.count) of \(clean) declined, e.g. \(declined.first ?? "")")
+        #expect(clean > 2000)
+        #expect(commitments > 20)
     }
 
     @Test func mutantsClassifyAndDecodeWithoutCrashOrDisagreement() throws {

@@ -52,6 +52,8 @@ import WinbackIngest
         var name: String
         var events: [NotificationEvent]
         var autoRenewStatus: Int32
+        /// R's `commitmentInfo.commitmentAutoRenewStatus`; X is then in a 12-month commitment.
+        var commitmentAutoRenewStatus: Int32? = nil
         var expected: Int64?
         var testDescription: String { name }
     }
@@ -85,6 +87,13 @@ import WinbackIngest
             name: "after T", events: [event("1", "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", at(20))], autoRenewStatus: 0,
             expected: nil),
         Case(
+            name: "a commitment that will not renew (its instalments go on)",
+            events: [event("1", "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", at(10))], autoRenewStatus: 1,
+            commitmentAutoRenewStatus: 0, expected: at(10)),
+        Case(
+            name: "a commitment that renews", events: [event("1", "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", at(10))],
+            autoRenewStatus: 0, commitmentAutoRenewStatus: 1, expected: nil),
+        Case(
             name: "another subscription", events: [event("1", "DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", at(10), "s2")],
             autoRenewStatus: 0, expected: nil),
     ]
@@ -93,12 +102,17 @@ import WinbackIngest
     @Test(arguments: cases)
     func autoRenewDisabledAt(_ example: Case) throws {
         let calendar = try #require(Self.calendar)
+        let commitment = example.commitmentAutoRenewStatus.map { _ in
+            TransactionCommitmentInfo(billingPeriodNumber: 2, commitmentExpiresDate: Self.at(29), totalBillingPeriods: 12)
+        }
         let transaction = SubscriptionTransaction(
             transactionId: "t1", originalTransactionId: "s1", productId: "m", purchaseDate: Self.at(1), expiresDate: Self.at(28),
-            offerType: nil, inAppOwnershipType: "PURCHASED")
+            offerType: nil, inAppOwnershipType: "PURCHASED", commitment: commitment)
+        let renewal = RenewalState(
+            originalTransactionId: "s1", autoRenewStatus: example.autoRenewStatus,
+            commitmentAutoRenewStatus: example.commitmentAutoRenewStatus)
         var model = SubscriptionModel(
-            transactions: [transaction],
-            renewals: ["s1": RenewalState(originalTransactionId: "s1", autoRenewStatus: example.autoRenewStatus)],
+            transactions: [transaction], renewals: ["s1": renewal],
             asOf: calendar.asOf, gracePeriodDays: 0)
         model.attach(example.events)
         #expect(model.timelines.first?.autoRenewDisabledAt == example.expected)

@@ -12,8 +12,16 @@ public struct TransactionCommitmentInfo: Sendable, Equatable {
     /// Members this version does not know, kept as they came so nothing Apple adds is lost.
     public var unknownFields: [JSONMember] = []
 
-    /// An empty value (every field absent).
-    public init() {}
+    /// A value from its fields (every one optional, as on the wire); instants in epoch ms.
+    public init(
+        billingPeriodNumber: Int32? = nil, commitmentExpiresDate: Int64? = nil, commitmentPrice: Int64? = nil,
+        totalBillingPeriods: Int32? = nil
+    ) {
+        self.billingPeriodNumber = billingPeriodNumber
+        self.commitmentExpiresDate = commitmentExpiresDate
+        self.commitmentPrice = commitmentPrice
+        self.totalBillingPeriods = totalBillingPeriods
+    }
 
     /// Decodes from a JSON object's members; a present field of the wrong JSON type throws ``FieldError``
     /// naming it (`prefix` + key). `null` reads as absent. Unknown keys land in ``unknownFields``.

@@ -127,8 +127,11 @@ public struct CampaignSelector: Sendable {
             lapseReason = lapse.reason
         case .retention, .priceIncrease:
             guard let renewal else { return nil }
+            // A 12-month commitment renews (or not) when the commitment ends, not at X's expiry (SPEC §13).
+            let autoRenewStatus = renewal.effectiveAutoRenewStatus(latest: timeline.transactions[latest])
+            let renewsAt = timeline.transactions[latest].commitmentExpiresDate ?? timeline.transactions[latest].expiresDate
             if campaign.audience == .retention {
-                guard let covering = timeline.covering(at: asOf), timeline.transactions[covering].isPaid, renewal.autoRenewStatus == 0
+                guard let covering = timeline.covering(at: asOf), timeline.transactions[covering].isPaid, autoRenewStatus == 0
                 else { return nil }
                 if let maxDays = rules.maxDaysSinceAutoRenewDisabled {
                     guard let disabledAt = timeline.autoRenewDisabledAt,
@@ -136,9 +139,9 @@ public struct CampaignSelector: Sendable {
                     else { return nil }
                 }
             } else {
-                guard renewal.priceIncreaseStatus == 0, renewal.autoRenewStatus == 1 else { return nil }
+                guard renewal.priceIncreaseStatus == 0, autoRenewStatus == 1 else { return nil }
             }
-            let days = InstantFormat.floorDivide(timeline.transactions[latest].expiresDate - asOf, InstantFormat.day)
+            let days = InstantFormat.floorDivide(renewsAt - asOf, InstantFormat.day)
             guard days >= 0, days <= rules.maxDaysToExpiry ?? -1 else { return nil }
             daysToExpiry = days
         case .billingIssue:

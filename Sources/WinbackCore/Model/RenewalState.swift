@@ -8,20 +8,31 @@ public struct RenewalState: Sendable, Equatable {
         get { originalId.string }
         set { originalId = CompactIdentifier(newValue) }
     }
-    /// Apple's `signedDate`, epoch ms.
-    public var signedDate: Int64
-    /// Apple's `autoRenewStatus` (1 on, 0 off).
-    public var autoRenewStatus: Int32?
-    /// Apple's `autoRenewProductId`: the product the next renewal would be.
-    public var autoRenewProductId: String?
-    /// Apple's `expirationIntent` raw value (1 voluntary … 5 other).
-    public var expirationIntent: Int32?
+    // Declared small fields first, so they share the identifier's tail padding: 112 bytes, not 120.
     /// Absent reads as false (SPEC §10).
     public var isInBillingRetryPeriod: Bool?
-    /// Apple's `gracePeriodExpiresDate`, epoch ms.
-    public var gracePeriodExpiresDate: Int64?
+    /// Apple's `autoRenewStatus` (1 on, 0 off).
+    public var autoRenewStatus: Int32?
+    /// Apple's `expirationIntent` raw value (1 voluntary … 5 other).
+    public var expirationIntent: Int32?
     /// Apple's `priceIncreaseStatus` (0 not responded, 1 consented).
     public var priceIncreaseStatus: Int32?
+    /// Apple's `commitmentInfo.commitmentAutoRenewStatus` (1 on, 0 off): whether a 12-month commitment
+    /// renews into another when it ends.
+    public var commitmentAutoRenewStatus: Int32?
+    /// Apple's `signedDate`, epoch ms.
+    public var signedDate: Int64
+    /// `Int64.min` when absent (an optional would take 16 bytes with padding).
+    private var gracePeriodExpiresMilliseconds: Int64
+    /// Apple's `gracePeriodExpiresDate`, epoch ms.
+    public var gracePeriodExpiresDate: Int64? {
+        get { gracePeriodExpiresMilliseconds == .min ? nil : gracePeriodExpiresMilliseconds }
+        set { gracePeriodExpiresMilliseconds = newValue ?? .min }
+    }
+    /// Apple's `autoRenewProductId`: the product the next renewal would be.
+    public var autoRenewProductId: String?
+    /// `renewalBillingPlanType` raw value: how the next renewal is billed (`BILLED_UPFRONT`, `MONTHLY`).
+    public var renewalBillingPlanType: String?
     /// Apple's `eligibleWinBackOfferIds`.
     public var eligibleWinBackOfferIds: [String]?
 
@@ -29,20 +40,23 @@ public struct RenewalState: Sendable, Equatable {
     public init(
         originalTransactionId: String, signedDate: Int64 = 0, autoRenewStatus: Int32? = nil, autoRenewProductId: String? = nil,
         expirationIntent: Int32? = nil, isInBillingRetryPeriod: Bool? = nil, gracePeriodExpiresDate: Int64? = nil,
-        priceIncreaseStatus: Int32? = nil, eligibleWinBackOfferIds: [String]? = nil
+        priceIncreaseStatus: Int32? = nil, eligibleWinBackOfferIds: [String]? = nil, renewalBillingPlanType: String? = nil,
+        commitmentAutoRenewStatus: Int32? = nil
     ) {
         self.init(
             originalId: CompactIdentifier(originalTransactionId), signedDate: signedDate, autoRenewStatus: autoRenewStatus,
             autoRenewProductId: autoRenewProductId, expirationIntent: expirationIntent, isInBillingRetryPeriod: isInBillingRetryPeriod,
             gracePeriodExpiresDate: gracePeriodExpiresDate, priceIncreaseStatus: priceIncreaseStatus,
-            eligibleWinBackOfferIds: eligibleWinBackOfferIds)
+            eligibleWinBackOfferIds: eligibleWinBackOfferIds, renewalBillingPlanType: renewalBillingPlanType,
+            commitmentAutoRenewStatus: commitmentAutoRenewStatus)
     }
 
     /// A renewal state keyed by an id already in compact form.
     public init(
         originalId: CompactIdentifier, signedDate: Int64 = 0, autoRenewStatus: Int32? = nil, autoRenewProductId: String? = nil,
         expirationIntent: Int32? = nil, isInBillingRetryPeriod: Bool? = nil, gracePeriodExpiresDate: Int64? = nil,
-        priceIncreaseStatus: Int32? = nil, eligibleWinBackOfferIds: [String]? = nil
+        priceIncreaseStatus: Int32? = nil, eligibleWinBackOfferIds: [String]? = nil, renewalBillingPlanType: String? = nil,
+        commitmentAutoRenewStatus: Int32? = nil
     ) {
         self.originalId = originalId
         self.signedDate = signedDate
@@ -50,9 +64,11 @@ public struct RenewalState: Sendable, Equatable {
         self.autoRenewProductId = autoRenewProductId
         self.expirationIntent = expirationIntent
         self.isInBillingRetryPeriod = isInBillingRetryPeriod
-        self.gracePeriodExpiresDate = gracePeriodExpiresDate
+        self.gracePeriodExpiresMilliseconds = gracePeriodExpiresDate ?? .min
         self.priceIncreaseStatus = priceIncreaseStatus
         self.eligibleWinBackOfferIds = eligibleWinBackOfferIds
+        self.renewalBillingPlanType = renewalBillingPlanType
+        self.commitmentAutoRenewStatus = commitmentAutoRenewStatus
     }
 
     /// The state of `payload`, with `autoRenewProductId` given (an interned copy of the payload's).
@@ -62,7 +78,16 @@ public struct RenewalState: Sendable, Equatable {
             autoRenewStatus: payload.rawAutoRenewStatus, autoRenewProductId: autoRenewProductId,
             expirationIntent: payload.rawExpirationIntent, isInBillingRetryPeriod: payload.isInBillingRetryPeriod,
             gracePeriodExpiresDate: payload.gracePeriodExpiresDate, priceIncreaseStatus: payload.rawPriceIncreaseStatus,
-            eligibleWinBackOfferIds: payload.eligibleWinBackOfferIds)
+            eligibleWinBackOfferIds: payload.eligibleWinBackOfferIds, renewalBillingPlanType: payload.rawRenewalBillingPlanType,
+            commitmentAutoRenewStatus: payload.commitmentInfo?.rawCommitmentAutoRenewStatus)
+    }
+
+    /// The auto-renew status that decides whether the subscription renews past `latest` (`X`) (SPEC §13):
+    /// for a transaction in a 12-month commitment (it carries `commitmentExpiresDate`), the commitment's
+    /// `commitmentAutoRenewStatus` when present; otherwise `autoRenewStatus`.
+    public func effectiveAutoRenewStatus(latest: SubscriptionTransaction) -> Int32? {
+        if latest.commitmentExpiresDate != nil, let commitmentAutoRenewStatus { return commitmentAutoRenewStatus }
+        return autoRenewStatus
     }
 
     /// `isInBillingRetryPeriod`, absent = false.

@@ -43,7 +43,7 @@ public struct SubscriptionModel: Sendable {
         guard !switches.isEmpty else { return }
         for index in timelines.indices {
             guard let (off, on) = switches[CompactIdentifier(timelines[index].originalTransactionId)], let off,
-                (on ?? .min) <= off, timelines[index].renewal?.autoRenewStatus == 0
+                (on ?? .min) <= off, timelines[index].renewal?.effectiveAutoRenewStatus(latest: timelines[index].latest) == 0
             else { continue }
             timelines[index].autoRenewDisabledAt = off
         }

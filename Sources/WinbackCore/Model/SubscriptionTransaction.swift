@@ -5,6 +5,13 @@
 public struct SubscriptionTransaction: Sendable, Equatable {
     /// `transactionId`, compact.
     public var transactionIdentifier: CompactIdentifier
+    // The flags and the offer type sit in the identifier's tail padding, declared before the 8-byte fields.
+    /// ``upgraded`` and ``hasOfferType``.
+    private var flags: UInt8
+    /// `offerType` when ``hasOfferType`` is set (an optional would take 8 bytes with padding).
+    private var offerTypeRaw: Int32
+    private static let upgraded: UInt8 = 1
+    private static let hasOfferType: UInt8 = 2
     /// Apple's `transactionId`.
     public var transactionId: String {
         get { transactionIdentifier.string }
@@ -31,10 +38,27 @@ public struct SubscriptionTransaction: Sendable, Equatable {
     }
     /// Apple's `signedDate`, epoch ms.
     public var signedDate: Int64
+    /// `Int64.min` when absent.
+    private var commitmentExpiresMilliseconds: Int64
+    /// Apple's `commitmentInfo.commitmentExpiresDate`, epoch ms: when the 12-month commitment this
+    /// transaction pays into ends; `nil` for a plan without commitment.
+    public var commitmentExpiresDate: Int64? {
+        get { commitmentExpiresMilliseconds == .min ? nil : commitmentExpiresMilliseconds }
+        set { commitmentExpiresMilliseconds = newValue ?? .min }
+    }
     /// Apple's `offerType` raw value (1 introductory, 2 promotional, 3 offer code, 4 win-back).
-    public var offerType: Int32?
+    public var offerType: Int32? {
+        get { flags & Self.hasOfferType != 0 ? offerTypeRaw : nil }
+        set {
+            offerTypeRaw = newValue ?? 0
+            flags = newValue == nil ? flags & ~Self.hasOfferType : flags | Self.hasOfferType
+        }
+    }
     /// Apple's `isUpgraded`: the transaction was superseded by an upgrade.
-    public var isUpgraded: Bool
+    public var isUpgraded: Bool {
+        get { flags & Self.upgraded != 0 }
+        set { flags = newValue ? flags | Self.upgraded : flags & ~Self.upgraded }
+    }
     /// Apple's `appAccountToken`, lower-cased; `nil` when absent or empty.
     public var appAccountToken: String? {
         get { identity.appAccountToken }
@@ -97,6 +121,22 @@ public struct SubscriptionTransaction: Sendable, Equatable {
         set { attributes = attributes.with(inAppOwnershipType: .some(newValue)) }
     }
 
+    /// `billingPlanType` raw value (`BILLED_UPFRONT`, `MONTHLY`).
+    public var billingPlanType: String? {
+        get { attributes.billingPlanType }
+        set { attributes = attributes.with(billingPlanType: .some(newValue)) }
+    }
+    /// Apple's `commitmentInfo.billingPeriodNumber` (from 1).
+    public var commitmentBillingPeriodNumber: Int32? {
+        get { attributes.commitmentBillingPeriodNumber }
+        set { attributes = attributes.with(commitmentBillingPeriodNumber: .some(newValue)) }
+    }
+    /// Apple's `commitmentInfo.totalBillingPeriods`.
+    public var commitmentTotalBillingPeriods: Int32? {
+        get { attributes.commitmentTotalBillingPeriods }
+        set { attributes = attributes.with(commitmentTotalBillingPeriods: .some(newValue)) }
+    }
+
     /// Whether this is an auto-renewable subscription transaction (the only kind that builds subscriptions).
     public var isAutoRenewable: Bool { attributes.isAutoRenewable }
     /// Paid: the offer discount is not a free trial (SPEC §5).
@@ -111,34 +151,38 @@ public struct SubscriptionTransaction: Sendable, Equatable {
         revocationDate: Int64? = nil, signedDate: Int64 = 0, isUpgraded: Bool = false, offerType: Int32? = nil,
         offerIdentifier: String? = nil, offerDiscountType: String? = nil, offerPeriod: String? = nil,
         appAccountToken: String? = nil, appTransactionId: String? = nil, storefront: String? = nil,
-        inAppOwnershipType: String? = "PURCHASED"
+        inAppOwnershipType: String? = "PURCHASED", billingPlanType: String? = nil, commitment: TransactionCommitmentInfo? = nil
     ) {
         self.init(
             transactionIdentifier: CompactIdentifier(transactionId),
             identity: SubscriptionIdentity(
                 originalTransactionId: originalTransactionId, appAccountToken: appAccountToken, appTransactionId: appTransactionId),
             purchaseDate: purchaseDate, expiresDate: expiresDate, revocationDate: revocationDate, signedDate: signedDate,
-            isUpgraded: isUpgraded, offerType: offerType,
+            isUpgraded: isUpgraded, offerType: offerType, commitmentExpiresDate: commitment?.commitmentExpiresDate,
             attributes: TransactionAttributes(
                 productId: productId, subscriptionGroupIdentifier: subscriptionGroupIdentifier, type: type,
                 offerIdentifier: offerIdentifier,
                 offerDiscountType: offerDiscountType, offerPeriod: offerPeriod, storefront: storefront,
-                inAppOwnershipType: inAppOwnershipType))
+                inAppOwnershipType: inAppOwnershipType, billingPlanType: billingPlanType,
+                commitmentBillingPeriodNumber: commitment?.billingPeriodNumber,
+                commitmentTotalBillingPeriods: commitment?.totalBillingPeriods))
     }
 
     /// A transaction from its compact parts; `attributes` interned where many are kept (the ingest's fast decoder).
     public init(
         transactionIdentifier: CompactIdentifier, identity: SubscriptionIdentity, purchaseDate: Int64, expiresDate: Int64,
-        revocationDate: Int64?, signedDate: Int64, isUpgraded: Bool, offerType: Int32?, attributes: TransactionAttributes
+        revocationDate: Int64?, signedDate: Int64, isUpgraded: Bool, offerType: Int32?, commitmentExpiresDate: Int64? = nil,
+        attributes: TransactionAttributes
     ) {
         self.transactionIdentifier = transactionIdentifier
+        self.flags = (isUpgraded ? Self.upgraded : 0) | (offerType == nil ? 0 : Self.hasOfferType)
+        self.offerTypeRaw = offerType ?? 0
         self.identity = identity
         self.purchaseDate = purchaseDate
         self.expiresDate = expiresDate
         self.revocationMilliseconds = revocationDate ?? .min
         self.signedDate = signedDate
-        self.isUpgraded = isUpgraded
-        self.offerType = offerType
+        self.commitmentExpiresMilliseconds = commitmentExpiresDate ?? .min
         self.attributes = attributes
     }
 
@@ -154,14 +198,17 @@ public struct SubscriptionTransaction: Sendable, Equatable {
         expiresDate = payload.expiresDate ?? payload.purchaseDate ?? 0
         revocationMilliseconds = payload.revocationDate ?? .min
         signedDate = payload.signedDate ?? 0
-        isUpgraded = payload.isUpgraded ?? false
-        offerType = payload.rawOfferType
+        commitmentExpiresMilliseconds = payload.commitmentInfo?.commitmentExpiresDate ?? .min
+        flags = (payload.isUpgraded ?? false ? Self.upgraded : 0) | (payload.rawOfferType == nil ? 0 : Self.hasOfferType)
+        offerTypeRaw = payload.rawOfferType ?? 0
         attributes = intern(
             TransactionAttributes(
                 productId: payload.productId ?? "", subscriptionGroupIdentifier: payload.subscriptionGroupIdentifier,
                 type: payload.rawType ?? "",
                 offerIdentifier: payload.offerIdentifier, offerDiscountType: payload.rawOfferDiscountType, offerPeriod: payload.offerPeriod,
-                storefront: payload.storefront, inAppOwnershipType: payload.rawInAppOwnershipType))
+                storefront: payload.storefront, inAppOwnershipType: payload.rawInAppOwnershipType,
+                billingPlanType: payload.rawBillingPlanType, commitmentBillingPeriodNumber: payload.commitmentInfo?.billingPeriodNumber,
+                commitmentTotalBillingPeriods: payload.commitmentInfo?.totalBillingPeriods))
     }
 
     /// Shares the identity of `sibling` (a transaction of the same subscription) when equal.
@@ -173,6 +220,7 @@ public struct SubscriptionTransaction: Sendable, Equatable {
     public static func == (a: SubscriptionTransaction, b: SubscriptionTransaction) -> Bool {
         a.transactionIdentifier == b.transactionIdentifier && a.identity == b.identity && a.purchaseDate == b.purchaseDate
             && a.expiresDate == b.expiresDate && a.revocationMilliseconds == b.revocationMilliseconds && a.signedDate == b.signedDate
+            && a.commitmentExpiresMilliseconds == b.commitmentExpiresMilliseconds
             && a.offerType == b.offerType && a.isUpgraded == b.isUpgraded && a.attributes == b.attributes
     }
 
@@ -181,6 +229,7 @@ public struct SubscriptionTransaction: Sendable, Equatable {
         let range = FieldValue.instantRange
         return range.contains(purchaseDate) && range.contains(expiresDate)
             && (revocationMilliseconds == .min || range.contains(revocationMilliseconds))
+            && (commitmentExpiresMilliseconds == .min || range.contains(commitmentExpiresMilliseconds))
     }
 
     /// Clamps purchase, expiry and revocation into ``FieldValue/instantRange``: a transaction built in code
@@ -191,6 +240,9 @@ public struct SubscriptionTransaction: Sendable, Equatable {
         expiresDate = min(max(expiresDate, range.lowerBound), range.upperBound)
         if revocationMilliseconds != .min {
             revocationMilliseconds = min(max(revocationMilliseconds, range.lowerBound), range.upperBound)
+        }
+        if commitmentExpiresMilliseconds != .min {
+            commitmentExpiresMilliseconds = min(max(commitmentExpiresMilliseconds, range.lowerBound), range.upperBound)
         }
     }
 }

@@ -1,6 +1,7 @@
-/// The low-cardinality fields of a transaction (product, group, type, offer, storefront, ownership) in
-/// one shared immutable object: a nightly run has millions of transactions but only thousands of distinct
-/// combinations, so each transaction holds one 8-byte reference instead of eight strings (128 bytes).
+/// The low-cardinality fields of a transaction (product, group, type, offer, storefront, ownership, billing
+/// plan and commitment period) in one shared immutable object: a nightly run has millions of transactions
+/// but only thousands of distinct combinations, so each transaction holds one 8-byte reference instead of
+/// eight strings (128 bytes).
 public final class TransactionAttributes: Hashable, Sendable {
     /// Apple's `productId`.
     public let productId: String
@@ -18,6 +19,12 @@ public final class TransactionAttributes: Hashable, Sendable {
     public let storefront: String?
     /// `inAppOwnershipType` raw value.
     public let inAppOwnershipType: String?
+    /// `billingPlanType` raw value (`BILLED_UPFRONT`, `MONTHLY`); `nil` when absent.
+    public let billingPlanType: String?
+    /// `commitmentInfo.billingPeriodNumber`: which billing period of a commitment this transaction pays (from 1).
+    public let commitmentBillingPeriodNumber: Int32?
+    /// `commitmentInfo.totalBillingPeriods`: the commitment's number of billing periods (12 for a year billed monthly).
+    public let commitmentTotalBillingPeriods: Int32?
 
     /// Whether this is an auto-renewable subscription transaction (the only kind that builds subscriptions).
     public let isAutoRenewable: Bool
@@ -32,7 +39,8 @@ public final class TransactionAttributes: Hashable, Sendable {
     /// Attributes from their fields (raw values as Apple writes them).
     public init(
         productId: String, subscriptionGroupIdentifier: String?, type: String, offerIdentifier: String?, offerDiscountType: String?,
-        offerPeriod: String?, storefront: String?, inAppOwnershipType: String?
+        offerPeriod: String?, storefront: String?, inAppOwnershipType: String?, billingPlanType: String? = nil,
+        commitmentBillingPeriodNumber: Int32? = nil, commitmentTotalBillingPeriods: Int32? = nil
     ) {
         self.productId = productId
         self.subscriptionGroupIdentifier = subscriptionGroupIdentifier
@@ -42,6 +50,9 @@ public final class TransactionAttributes: Hashable, Sendable {
         self.offerPeriod = offerPeriod
         self.storefront = storefront
         self.inAppOwnershipType = inAppOwnershipType
+        self.billingPlanType = billingPlanType
+        self.commitmentBillingPeriodNumber = commitmentBillingPeriodNumber
+        self.commitmentTotalBillingPeriods = commitmentTotalBillingPeriods
         isAutoRenewable = type == ProductType.autoRenewableSubscription.rawValue
         isPaid = offerDiscountType != OfferDiscountType.freeTrial.rawValue
         isFamilyShared = inAppOwnershipType == InAppOwnershipType.familyShared.rawValue
@@ -54,6 +65,9 @@ public final class TransactionAttributes: Hashable, Sendable {
         hasher.combine(offerPeriod)
         hasher.combine(storefront)
         hasher.combine(inAppOwnershipType)
+        hasher.combine(billingPlanType)
+        hasher.combine(commitmentBillingPeriodNumber)
+        hasher.combine(commitmentTotalBillingPeriods)
         fieldsHash = hasher.finalize()
     }
 
@@ -61,13 +75,16 @@ public final class TransactionAttributes: Hashable, Sendable {
     public func copy() -> TransactionAttributes {
         TransactionAttributes(
             productId: productId, subscriptionGroupIdentifier: subscriptionGroupIdentifier, type: type, offerIdentifier: offerIdentifier,
-            offerDiscountType: offerDiscountType, offerPeriod: offerPeriod, storefront: storefront, inAppOwnershipType: inAppOwnershipType)
+            offerDiscountType: offerDiscountType, offerPeriod: offerPeriod, storefront: storefront, inAppOwnershipType: inAppOwnershipType,
+            billingPlanType: billingPlanType, commitmentBillingPeriodNumber: commitmentBillingPeriodNumber,
+            commitmentTotalBillingPeriods: commitmentTotalBillingPeriods)
     }
 
     /// A copy with one field changed (for the transaction's setters).
     func with(
         productId: String? = nil, subscriptionGroupIdentifier: String?? = nil, type: String? = nil, offerIdentifier: String?? = nil,
-        offerDiscountType: String?? = nil, offerPeriod: String?? = nil, storefront: String?? = nil, inAppOwnershipType: String?? = nil
+        offerDiscountType: String?? = nil, offerPeriod: String?? = nil, storefront: String?? = nil, inAppOwnershipType: String?? = nil,
+        billingPlanType: String?? = nil, commitmentBillingPeriodNumber: Int32?? = nil, commitmentTotalBillingPeriods: Int32?? = nil
     ) -> TransactionAttributes {
         TransactionAttributes(
             productId: productId ?? self.productId,
@@ -75,7 +92,9 @@ public final class TransactionAttributes: Hashable, Sendable {
             type: type ?? self.type,
             offerIdentifier: offerIdentifier ?? self.offerIdentifier, offerDiscountType: offerDiscountType ?? self.offerDiscountType,
             offerPeriod: offerPeriod ?? self.offerPeriod, storefront: storefront ?? self.storefront,
-            inAppOwnershipType: inAppOwnershipType ?? self.inAppOwnershipType)
+            inAppOwnershipType: inAppOwnershipType ?? self.inAppOwnershipType, billingPlanType: billingPlanType ?? self.billingPlanType,
+            commitmentBillingPeriodNumber: commitmentBillingPeriodNumber ?? self.commitmentBillingPeriodNumber,
+            commitmentTotalBillingPeriods: commitmentTotalBillingPeriods ?? self.commitmentTotalBillingPeriods)
     }
 
     /// Equal when every field is equal (the same object, or another with the same spelling).
@@ -83,7 +102,9 @@ public final class TransactionAttributes: Hashable, Sendable {
         a === b
             || (a.productId == b.productId && a.subscriptionGroupIdentifier == b.subscriptionGroupIdentifier && a.type == b.type
                 && a.offerIdentifier == b.offerIdentifier && a.offerDiscountType == b.offerDiscountType && a.offerPeriod == b.offerPeriod
-                && a.storefront == b.storefront && a.inAppOwnershipType == b.inAppOwnershipType)
+                && a.storefront == b.storefront && a.inAppOwnershipType == b.inAppOwnershipType && a.billingPlanType == b.billingPlanType
+                && a.commitmentBillingPeriodNumber == b.commitmentBillingPeriodNumber
+                && a.commitmentTotalBillingPeriods == b.commitmentTotalBillingPeriods)
     }
 
     /// Hashes every field, so equal attributes from different workers hash alike.

@@ -49,6 +49,8 @@ extension ReportPage {
         html += "</div>"
         html += ChartSeries.legend(series) + chart.rendered(label: "Active paid subscriptions per month, stacked by product group")
 
+        html += billingPlanTable(table, month: content.months.last)
+
         let statusTotal = content.subscriptionsByStatus.reduce(0) { $0 + $1.count }
         let statusSeries = content.subscriptionsByStatus.enumerated().map { index, entry in
             ChartSeries(name: entry.status, color: ChartPalette.category(index), values: [Double(entry.count)])
@@ -69,6 +71,31 @@ extension ReportPage {
                     "\(ChartNumber.grouped(content.familyShared)) family-shared subscriptions are not counted here (as in summary.json.gz)."
             ).rendered
         return html
+    }
+
+    /// Active paid at as-of per product and billing plan, for products sold with more than one plan (a
+    /// 12-month commitment billed monthly beside the same product billed up front); empty otherwise.
+    static func billingPlanTable(_ table: ReportTable, month: String?) -> String {
+        var active: [ProductPlan: Int] = [:]
+        for row in table.rows where table.text(row, "month") == month {
+            let product = ProductPlan(productId: table.text(row, "product_id") ?? "", billingPlanType: table.text(row, "billing_plan_type"))
+            active[product, default: 0] += table.integer(row, "active_end")
+        }
+        guard active.keys.contains(where: { $0.billingPlanType != nil }) else { return "" }
+        let shown = active.keys.sorted(by: ProductPlan.precedes).prefix(maximumRows)
+        return "<h3>Billing plans at as-of</h3>"
+            + HTMLTable(
+                id: "plans-table", headers: ["Product", "Billing plan", "Active paid"],
+                rows: shown.map { product in
+                    [
+                        .label(product.productId, column: "product_id"),
+                        .label(product.billingPlanType ?? "–", column: "billing_plan_type"),
+                        .count(active[product] ?? 0, column: "active_end"),
+                    ]
+                },
+                footnote:
+                    "MONTHLY is a 12-month commitment billed monthly; BILLED_UPFRONT the same product paid at once; – a transaction without a billing plan. Per month in churn_monthly.csv.gz."
+            ).rendered
     }
 
     // MARK: Churn

@@ -1,5 +1,6 @@
-/// `churn_monthly` and `churn_daily` (SPEC §6): per period `P = [p0, p1)` (p1 capped at `T`) and product,
-/// over non-family subscriptions.
+/// `churn_monthly` and `churn_daily` (SPEC §6, §13): per period `P = [p0, p1)` (p1 capped at `T`) and
+/// product with billing plan (``ProductPlan``, of the transaction that decides the product), over
+/// non-family subscriptions.
 ///
 /// - `active_start` / `active_end`: subscriptions active paid at `p0` / at `p1 − 1 ms`, by the covering
 ///   transaction's product.
@@ -12,7 +13,7 @@
 /// counts in `new` for January, in `active_start` and `active_end` for February, in `active_start` and
 /// `churned_voluntary` for March.
 public struct ChurnReport: Sendable {
-    /// Counts of one (period, product) cell.
+    /// Counts of one (period, product and plan) cell.
     public struct Counts: Sendable, Equatable {
         /// Paid subscriptions active at the period's start.
         public var activeStart = 0
@@ -32,8 +33,8 @@ public struct ChurnReport: Sendable {
 
     /// The report's periods, oldest first.
     public let periods: [ReportPeriod]
-    /// Period index → product → counts.
-    public private(set) var cells: [[String: Counts]]
+    /// Period index → product and plan → counts.
+    public private(set) var cells: [[ProductPlan: Counts]]
 
     /// Column order of the reasons after `churned`.
     public static let reasonColumns: [LapseReason] = [
@@ -51,16 +52,16 @@ public struct ChurnReport: Sendable {
     /// Index of the period containing `instant`, if any.
     public func period(containing instant: Int64) -> Int? { Tally.period(containing: instant, in: periods) }
 
-    /// The counts while timelines are added, dense by product and period: a paid segment adds 1 to
+    /// The counts while timelines are added, dense by product (with plan) and period: a paid segment adds 1 to
     /// `active_start` of every period starting inside it, recorded as +1/−1 at the ends of that run of
     /// periods and summed once at the end, so a segment costs the same whatever the number of periods
     /// (90 days, or months) it spans.
     private struct Tally {
         let periods: [ReportPeriod]
-        var productIndex: [String: Int] = [:]
-        var products: [String] = []
-        /// The product looked up last and its index.
-        private var lastProduct: (id: String, index: Int)?
+        var productIndex: [ProductPlan: Int] = [:]
+        var products: [ProductPlan] = []
+        /// The attributes looked up last and the index of their product and plan.
+        private var lastAttributes: (attributes: TransactionAttributes, index: Int)?
         /// Product → period → count (the deltas have one more slot, for the end of the last run).
         var activeStartDeltas: [[Int]] = []
         var activeEndDeltas: [[Int]] = []
@@ -97,15 +98,17 @@ public struct ChurnReport: Sendable {
             ReportPeriod.index(containing: instant, in: periods)
         }
 
-        mutating func index(of product: String) -> Int {
-            // A subscription's transactions share their product's string, and most have one product.
-            if let last = lastProduct, last.id == product { return last.index }
+        /// The slot of `transaction`'s product and plan.
+        mutating func index(of transaction: SubscriptionTransaction) -> Int {
+            // A subscription's transactions mostly share one interned attributes object.
+            if let last = lastAttributes, last.attributes === transaction.attributes { return last.index }
+            let product = ProductPlan(transaction)
             let index = productIndex[product] ?? addProduct(product)
-            lastProduct = (product, index)
+            lastAttributes = (transaction.attributes, index)
             return index
         }
 
-        private mutating func addProduct(_ product: String) -> Int {
+        private mutating func addProduct(_ product: ProductPlan) -> Int {
             let index = products.count
             productIndex[product] = index
             products.append(product)
@@ -128,7 +131,7 @@ public struct ChurnReport: Sendable {
                 let firstEnd = Self.firstPeriod(endingAfter: segment.start, in: periods)
                 let endEnd = Self.firstPeriod(endingAfter: segment.end, in: periods)
                 guard firstStart < endStart || firstEnd < endEnd else { continue }
-                let product = index(of: transaction.productId)
+                let product = index(of: transaction)
                 if firstStart < endStart {
                     activeStartDeltas[product][firstStart] += 1
                     activeStartDeltas[product][endStart] -= 1
@@ -140,13 +143,13 @@ public struct ChurnReport: Sendable {
             }
             for (position, span) in timeline.spans.enumerated() {
                 if let period = Self.period(containing: span.start, in: periods) {
-                    let product = index(of: timeline.transactions[span.first].productId)
+                    let product = index(of: timeline.transactions[span.first])
                     if position == 0 { new[product][period] += 1 } else { reactivated[product][period] += 1 }
                 }
                 guard let lapse = span.lapse, let period = Self.period(containing: lapse.at, in: periods) else { continue }
                 let covering = timeline.transactions[lapse.lastCovering]
                 guard covering.isPaid else { continue }
-                let product = index(of: covering.productId)
+                let product = index(of: covering)
                 churned[product][period] += 1
                 reasons[product][period * LapseReason.allCases.count + (Self.reasonIndex[lapse.reason] ?? 0)] += 1
             }
@@ -154,9 +157,9 @@ public struct ChurnReport: Sendable {
 
         static let reasonIndex = Dictionary(uniqueKeysWithValues: LapseReason.allCases.enumerated().map { ($1, $0) })
 
-        /// Period → product → counts, for the (period, product) cells with a non-zero count.
-        func cells() -> [[String: Counts]] {
-            var cells = Array(repeating: [String: Counts](), count: periods.count)
+        /// Period → product and plan → counts, for the cells with a non-zero count.
+        func cells() -> [[ProductPlan: Counts]] {
+            var cells = Array(repeating: [ProductPlan: Counts](), count: periods.count)
             for (product, name) in products.enumerated() {
                 var activeStart = 0
                 var activeEnd = 0
@@ -180,14 +183,15 @@ public struct ChurnReport: Sendable {
         }
     }
 
-    /// Sorted rows (period, product) with some non-zero count, in the churn column order.
+    /// Sorted rows (period, product, plan) with some non-zero count, in the churn column order.
     public func rows(productGroups: [String: String]) -> [[String?]] {
         var rows: [[String?]] = []
         for (index, period) in periods.enumerated() {
-            for product in cells[index].keys.sorted(by: CodePointOrder.less) {
+            for product in cells[index].keys.sorted(by: ProductPlan.precedes) {
                 guard let counts = cells[index][product], !counts.isZero else { continue }
                 var row: [String?] = [
-                    period.label, product, productGroups[product], String(counts.activeStart), String(counts.activeEnd),
+                    period.label, product.productId, product.billingPlanType, productGroups[product.productId], String(counts.activeStart),
+                    String(counts.activeEnd),
                     String(counts.new), String(counts.reactivated), String(counts.churned),
                 ]
                 row += Self.reasonColumns.map { String(counts.byReason[$0] ?? 0) }
@@ -198,7 +202,7 @@ public struct ChurnReport: Sendable {
         return rows
     }
 
-    /// Totals of one period over all products.
+    /// Totals of one period over all products and plans.
     public func totals(period index: Int) -> Counts {
         var total = Counts()
         for counts in cells[index].values {

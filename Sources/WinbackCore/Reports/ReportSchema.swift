@@ -15,7 +15,8 @@ public struct ReportSchema: Sendable {
     public var header: String { CSVFormat.line(columns.map(\.name)) }
 
     static let churnCounts: [(String, ColumnType)] = [
-        ("product_id", .string), ("subscription_group_id", .string), ("active_start", .integer), ("active_end", .integer),
+        ("product_id", .string), ("billing_plan_type", .string), ("subscription_group_id", .string), ("active_start", .integer),
+        ("active_end", .integer),
         ("new", .integer), ("reactivated", .integer), ("churned", .integer), ("churned_voluntary", .integer),
         ("churned_price_increase", .integer), ("churned_billing_error", .integer), ("churned_billing_retry", .integer),
         ("churned_product_unavailable", .integer), ("churned_other", .integer), ("churned_unknown", .integer),
@@ -33,7 +34,8 @@ public struct ReportSchema: Sendable {
             ("price_increase_status", .integer), ("is_in_billing_retry", .boolean), ("grace_period_expires_date", .instant),
             ("paid_periods", .integer), ("paid_days", .integer), ("consecutive_paid_days", .integer), ("last_offer_type", .integer),
             ("last_offer_identifier", .string), ("eligible_win_back_offer_ids", .string), ("renewal_product_id", .string),
-            ("auto_renew_disabled_at", .instant),
+            ("billing_plan_type", .string), ("commitment_period_number", .integer), ("commitment_total_periods", .integer),
+            ("commitment_expires_date", .instant), ("renewal_billing_plan_type", .string), ("auto_renew_disabled_at", .instant),
         ])
     /// `events_daily.csv.gz`: accepted notifications (one per `notificationUUID`) per day of the last 90, type and subtype.
     public static let eventsDaily = ReportSchema(
@@ -62,7 +64,8 @@ public struct ReportSchema: Sendable {
     public static let retentionCohorts = ReportSchema(
         name: "retention_cohorts.csv.gz",
         columns: [
-            ("cohort_month", .month), ("product_id", .string), ("period_index", .integer), ("cohort_size", .integer),
+            ("cohort_month", .month), ("product_id", .string), ("billing_plan_type", .string), ("period_index", .integer),
+            ("cohort_size", .integer),
             ("eligible", .integer), ("retained", .integer), ("retention_rate", .rate),
         ])
     /// `eligible_accounts.csv.gz`: the accounts each campaign selected today.

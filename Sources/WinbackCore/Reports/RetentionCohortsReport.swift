@@ -1,5 +1,5 @@
-/// `retention_cohorts` (SPEC §6, §10) over non-family subscriptions. A subscription's cohort is the month
-/// (report time zone) and product of its earliest paid transaction `F` (revoked or not). With
+/// `retention_cohorts` (SPEC §6, §10, §13) over non-family subscriptions. A subscription's cohort is the
+/// month (report time zone), product and billing plan of its earliest paid transaction `F` (revoked or not). With
 /// `d0 = F.expiresDate − F.purchaseDate`, for `k = 0…24`: `eligible` counts members with
 /// `F.purchaseDate + k × d0 < T`; `retained` those of them with at least `k + 1` paid, non-revoked
 /// transactions. Rows only where `eligible > 0`.
@@ -10,11 +10,11 @@ public enum RetentionCohortsReport {
     /// The last period index reported (24 periods after the cohort's first).
     public static let maximumPeriodIndex = 24
 
-    /// The rows of `retention_cohorts.csv.gz`, sorted by cohort, product and period index.
+    /// The rows of `retention_cohorts.csv.gz`, sorted by cohort, product, plan and period index.
     public static func rows(_ timelines: [SubscriptionTimeline], calendar: ReportCalendar) -> [[String?]] {
         struct Key: Hashable {
             var month: String
-            var product: String
+            var product: ProductPlan
         }
         // Cohort → its slot in the dense counters, so adding a member changes them in place.
         var slots: [Key: Int] = [:]
@@ -31,7 +31,7 @@ public enum RetentionCohortsReport {
             guard let firstIndex = timeline.transactions.firstIndex(where: \.isPaid) else { continue }
             let first = timeline.transactions[firstIndex]
             guard let period = churn.period(containing: first.purchaseDate) else { continue }
-            let key = Key(month: periods[period].label, product: first.productId)
+            let key = Key(month: periods[period].label, product: ProductPlan(first))
             let duration = first.expiresDate - first.purchaseDate
             let retainedPeriods = timeline.transactions.indices.count { timeline.transactions[$0].isPaid && !timeline.isRevoked($0) }
             let slot: Int
@@ -52,13 +52,14 @@ public enum RetentionCohortsReport {
         }
         var rows: [[String?]] = []
         let keys = slots.keys.sorted { lhs, rhs in
-            lhs.month != rhs.month ? lhs.month < rhs.month : CodePointOrder.less(lhs.product, rhs.product)
+            lhs.month != rhs.month ? lhs.month < rhs.month : ProductPlan.precedes(lhs.product, rhs.product)
         }
         for key in keys {
             guard let slot = slots[key] else { continue }
             for k in 0...maximumPeriodIndex where eligible[slot][k] > 0 {
                 rows.append([
-                    key.month, key.product, String(k), String(sizes[slot]), String(eligible[slot][k]), String(retained[slot][k]),
+                    key.month, key.product.productId, key.product.billingPlanType, String(k), String(sizes[slot]),
+                    String(eligible[slot][k]), String(retained[slot][k]),
                     RateFormat.format(retained[slot][k], eligible[slot][k]),
                 ])
             }

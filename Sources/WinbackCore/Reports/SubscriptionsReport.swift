@@ -48,6 +48,11 @@ public enum SubscriptionsReport {
         fields.text(lastOffer?.offerIdentifier)
         fields.text(renewal?.eligibleWinBackOfferIds?.joined(separator: ";"))
         fields.text(renewal?.autoRenewProductId)
+        fields.text(latest.billingPlanType)
+        fields.integer(latest.commitmentBillingPeriodNumber.map(Int64.init))
+        fields.integer(latest.commitmentTotalBillingPeriods.map(Int64.init))
+        fields.instant(latest.commitmentExpiresDate)
+        fields.text(renewal?.renewalBillingPlanType)
         fields.instant(timeline.autoRenewDisabledAt)
     }
 }

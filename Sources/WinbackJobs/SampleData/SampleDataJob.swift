@@ -132,7 +132,7 @@ public enum SampleDataJob {
               "holdoutPercent": 0, "cooldownDays": 30 },
             { "id": "retention-auto-renew-off", "audience": "retention",
               "offer": { "productId": null, "offerIdentifier": "retention.monthly.1" },
-              "rules": { "maxDaysToExpiry": 14 },
+              "rules": { "maxDaysToExpiry": 14, "maxDaysSinceAutoRenewDisabled": 30 },
               "holdoutPercent": 10, "cooldownDays": 30, "signatures": ["v2", "v1", "intro"], "allowIntroductoryOffer": false },
             { "id": "price-increase-reminder", "audience": "price_increase",
               "offer": { "productId": null, "offerIdentifier": "retention.monthly.1" },
@@ -157,9 +157,11 @@ public enum SampleDataJob {
         - `keys/SubscriptionKey_\(SampleDataGenerator.keyId).p8` — a **demo** In-App Purchase key (PKCS#8, P-256)
           derived from the seed. Public by design; it signs nothing Apple accepts.
         - `exports/` — every input shape of SPEC §3: gzip NDJSON transactions with renewal infos, Server
-          Notifications V2 (refunds re-sign transactions with `revocationDate`), Get Transaction History and Get
-          All Subscription Statuses documents, an array document, decoded payloads, and `exports/bad/` with
-          malformed records of each reject kind.
+          Notifications V2 (refunds re-sign transactions with `revocationDate`; auto-renew turned off is a
+          `DID_CHANGE_RENEWAL_STATUS`), Get Transaction History and Get All Subscription Statuses documents, an
+          array document, decoded payloads, and `exports/bad/` with malformed records of each reject kind. From
+          2026-05 the annual plan carries `billingPlanType`: billed up front, or monthly over a 12-month
+          commitment (`commitmentInfo` on its transactions and renewal info).
         - `expected-rejects.json` — every injected bad record (source, line, path, code); the tests check that
           exactly these are rejected.
         - `winback.json` — a config that runs on this folder (`winback verify --config winback.json`).

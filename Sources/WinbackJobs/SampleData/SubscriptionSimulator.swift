@@ -3,13 +3,21 @@ import WinbackCore
 /// Simulates realistic subscription lifecycles up to an anchor instant: free trials and pay-as-you-go
 /// introductory offers, offer codes, promotional and win-back offers (with `offerPeriod`), renewals,
 /// voluntary cancels, billing retry and grace (recovered or not), price-increase non-consent, product
-/// unavailable, refunds (re-signed later with `revocationDate`), family sharing, upgrades and
-/// resubscribes after a lapse. Deterministic for a seed.
+/// unavailable, refunds (re-signed later with `revocationDate`), family sharing, upgrades, resubscribes
+/// after a lapse, auto-renew turned off (with its `DID_CHANGE_RENEWAL_STATUS` notification) and, from
+/// ``billingPlansLaunch``, the annual plan billed up front or monthly with a 12-month commitment
+/// (`billingPlanType`, `commitmentInfo`). Deterministic for a seed.
 public struct SubscriptionSimulator {
     /// One day in ms.
     public static let day: Int64 = 86_400_000
     /// One hour in ms.
     public static let hour: Int64 = 3_600_000
+    /// When the annual plan gained billing plans (Apple's 12-month commitments, 2026-05): annual
+    /// transactions purchased from then on carry `billingPlanType`.
+    public static let billingPlansLaunch: Int64 = InstantFormat.days(year: 2026, month: 5, day: 1) * day
+    /// The monthly instalment of the annual plan billed monthly, in milliunits (12 of them cost more than
+    /// the up-front price).
+    public static let commitmentInstalment: Int64 = 5490
 
     /// The app's bundle identifier written into payloads.
     public var bundleId: String
@@ -82,6 +90,11 @@ public struct SubscriptionSimulator {
             (.freeTrial, 0.35), (.payAsYouGo(remaining: 3), 0.1), (.offerCode, 0.05), (.regular, 0.5),
         ])
         if product.months == 12, case .payAsYouGo = kind { kind = .regular }
+        // A third of the annual subscribers who start after the launch pay monthly over a 12-month commitment.
+        let billsMonthly = product == .annual && start >= Self.billingPlansLaunch && random.chance(0.35)
+        if billsMonthly { kind = .regular }
+        var commitmentStart = start
+        var commitmentAutoRenew: Int64 = 1
         var purchase = start
         var reason = "PURCHASE"
         var hasUpgraded = false
@@ -109,9 +122,10 @@ public struct SubscriptionSimulator {
             let expires: Int64
             switch kind {
             case .freeTrial: expires = purchase + 7 * Self.day
-            default: expires = Self.addingMonths(purchase, product.months)
+            default: expires = Self.addingMonths(purchase, billsMonthly ? 1 : product.months)
             }
-            let (offerType, offerIdentifier, discount, offerPeriod, price) = offerFields(kind)
+            var (offerType, offerIdentifier, discount, offerPeriod, price) = offerFields(kind)
+            if billsMonthly { price = Self.commitmentInstalment }
             let transactionId = subscription.transactions.isEmpty ? originalTransactionId : newTransactionId()
             webOrder += 1
             var fields: [(String, JSONValue)] = [
@@ -134,6 +148,23 @@ public struct SubscriptionSimulator {
             if let discount { fields.append(("offerDiscountType", .string(discount))) }
             fields.append(("appTransactionId", .string(appTransactionId)))
             if let offerPeriod { fields.append(("offerPeriod", .string(offerPeriod))) }
+            if billsMonthly {
+                let period = Int64(subscription.transactions.count) % 12 + 1
+                if period == 1 { commitmentStart = purchase }
+                fields += [
+                    ("billingPlanType", .string(BillingPlanType.monthly.rawValue)),
+                    (
+                        "commitmentInfo",
+                        JSONText.object([
+                            ("billingPeriodNumber", .integer(period)),
+                            ("commitmentExpiresDate", .integer(Self.addingMonths(commitmentStart, 12))),
+                            ("commitmentPrice", .integer(12 * Self.commitmentInstalment)), ("totalBillingPeriods", .integer(12)),
+                        ])
+                    ),
+                ]
+            } else if product == .annual, purchase >= Self.billingPlansLaunch {
+                fields.append(("billingPlanType", .string(BillingPlanType.billedUpfront.rawValue)))
+            }
             subscription.transactions.append(JSONText.object(fields))
             if subscription.transactions.count == 1 || reason == "PURCHASE", random.chance(0.12) {
                 subscription.notifications.append(
@@ -155,21 +186,29 @@ public struct SubscriptionSimulator {
                 continue
             }
             if expires >= anchor {
-                // Active at the anchor.
-                if random.chance(0.1) { autoRenew = 0 }
-                if random.chance(0.08) { priceIncreasePending = true }
+                // Active at the anchor; a commitment's renewal is decided at its end, not each month.
+                if billsMonthly {
+                    if random.chance(0.15) { commitmentAutoRenew = 0 }
+                } else if random.chance(0.1) {
+                    autoRenew = 0
+                }
+                if !billsMonthly, random.chance(0.08) { priceIncreasePending = true }
                 break
             }
             let hazard: Double
             switch kind {
             case .freeTrial: hazard = 0.4
             case .payAsYouGo, .winBack: hazard = 0.12
-            default: hazard = product.months == 12 ? 0.3 : 0.07
+            default: hazard = billsMonthly ? 0.02 : product.months == 12 ? 0.3 : 0.07
             }
             if random.chance(hazard) {
-                let churn = random.weighted([
-                    ("voluntary", 0.55), ("billing", 0.25), ("price", 0.08), ("unavailable", 0.04), ("other", 0.03), ("refund", 0.05),
-                ])
+                // Inside a commitment the customer cannot cancel; only a payment can fail.
+                let churn =
+                    billsMonthly
+                    ? "billing"
+                    : random.weighted([
+                        ("voluntary", 0.55), ("billing", 0.25), ("price", 0.08), ("unavailable", 0.04), ("other", 0.03), ("refund", 0.05),
+                    ])
                 switch churn {
                 case "billing":
                     if expires + 60 * Self.day > anchor {
@@ -238,6 +277,18 @@ public struct SubscriptionSimulator {
         guard random.chance(0.94), let last = subscription.transactions.last else { return subscription }
         let lastExpires: Int64
         if case .integer(let value)? = last["expiresDate"] { lastExpires = value } else { lastExpires = anchor }
+        // The customer turned auto-renew off during the last period: most such switches arrive as a notification.
+        if autoRenew == 0 || commitmentAutoRenew == 0, lapsedIntent == nil || lapsedIntent == 1,
+            case .integer(let lastPurchase)? = last["purchaseDate"],
+            random.chance(0.9)
+        {
+            let latest = min(lastExpires, anchor) - 1
+            let switched = lastPurchase + random.int(in: 0...max(0, latest - lastPurchase))
+            subscription.notifications.append(
+                SampleNotification(
+                    notificationType: "DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_DISABLED", signedDate: switched,
+                    transaction: last, renewalInfo: nil, status: lastExpires > anchor ? 1 : 2))
+        }
         let renewalSigned = min(max(lastExpires - 2 * Self.day, anchor - 5 * Self.day), anchor - 1) + random.int(in: 0...Self.hour)
         renewal.append(("originalTransactionId", .string(originalTransactionId)))
         if let lapsedIntent { renewal.insert(("expirationIntent", .integer(lapsedIntent)), at: 0) }
@@ -253,6 +304,24 @@ public struct SubscriptionSimulator {
             ("currency", .string(storefront.2)), ("renewalPrice", .integer(product.price)),
         ]
         if let eligibleWinBack { renewal.append(("eligibleWinBackOfferIds", JSONText.array(eligibleWinBack.map { .string($0) }))) }
+        if billsMonthly {
+            let commitmentExpires = Self.addingMonths(commitmentStart, 12)
+            renewal += [
+                ("renewalBillingPlanType", .string(RenewalBillingPlanType.monthly.rawValue)),
+                (
+                    "commitmentInfo",
+                    JSONText.object([
+                        ("commitmentAutoRenewProductId", .string(product.productId)),
+                        ("commitmentAutoRenewStatus", .integer(commitmentAutoRenew)),
+                        ("commitmentRenewalBillingPlanType", .string(RenewalBillingPlanType.monthly.rawValue)),
+                        ("commitmentRenewalDate", .integer(commitmentExpires)),
+                        ("commitmentRenewalPrice", .integer(12 * Self.commitmentInstalment)),
+                    ])
+                ),
+            ]
+        } else if product == .annual, lastExpires >= Self.billingPlansLaunch {
+            renewal.append(("renewalBillingPlanType", .string(RenewalBillingPlanType.billedUpfront.rawValue)))
+        }
         if let token { renewal.append(("appAccountToken", .string(token))) }
         renewal.append(("appTransactionId", .string(appTransactionId)))
         subscription.renewalInfo = JSONText.object(renewal)
