@@ -16,6 +16,9 @@ struct AttributeBytes {
     var billingPlanType: UnsafeBufferPointer<UInt8>?
     var commitmentBillingPeriodNumber: Int32?
     var commitmentTotalBillingPeriods: Int32?
+    var price: Int64?
+    var currency: UnsafeBufferPointer<UInt8>?
+    var revocationPercentage: Int32?
 
     /// FNV-1a over each field's presence, length and bytes (a number's presence and value).
     func hash() -> UInt64 {
@@ -36,9 +39,11 @@ struct AttributeBytes {
         mix(storefront)
         mix(inAppOwnershipType)
         mix(billingPlanType)
-        for number in [commitmentBillingPeriodNumber, commitmentTotalBillingPeriods] {
+        mix(currency)
+        for number in [commitmentBillingPeriodNumber, commitmentTotalBillingPeriods, revocationPercentage] {
             hash = ByteSpelling.mix(hash, number.map { UInt64(UInt32(bitPattern: $0)) } ?? 0x1_0000_0000)
         }
+        hash = ByteSpelling.mix(ByteSpelling.mix(hash, price == nil ? 0 : 1), UInt64(bitPattern: price ?? 0))
         return hash
     }
 
@@ -52,7 +57,8 @@ struct AttributeBytes {
             && same(attributes.storefront, storefront) && same(attributes.inAppOwnershipType, inAppOwnershipType)
             && same(attributes.billingPlanType, billingPlanType)
             && attributes.commitmentBillingPeriodNumber == commitmentBillingPeriodNumber
-            && attributes.commitmentTotalBillingPeriods == commitmentTotalBillingPeriods
+            && attributes.commitmentTotalBillingPeriods == commitmentTotalBillingPeriods && attributes.price == price
+            && same(attributes.currency, currency) && attributes.revocationPercentage == revocationPercentage
     }
 
     /// The attributes with these fields as strings.
@@ -64,6 +70,7 @@ struct AttributeBytes {
             offerDiscountType: string(offerDiscountType),
             offerPeriod: string(offerPeriod), storefront: string(storefront), inAppOwnershipType: string(inAppOwnershipType),
             billingPlanType: string(billingPlanType), commitmentBillingPeriodNumber: commitmentBillingPeriodNumber,
-            commitmentTotalBillingPeriods: commitmentTotalBillingPeriods)
+            commitmentTotalBillingPeriods: commitmentTotalBillingPeriods, price: price, currency: string(currency),
+            revocationPercentage: revocationPercentage)
     }
 }

@@ -129,7 +129,10 @@ public struct FastPayloadDecoder: Sendable {
                     productId: productId, subscriptionGroupIdentifier: text(.subscriptionGroupIdentifier), type: type,
                     offerIdentifier: text(.offerIdentifier), offerDiscountType: text(.offerDiscountType), offerPeriod: text(.offerPeriod),
                     storefront: text(.storefront), inAppOwnershipType: text(.inAppOwnershipType), billingPlanType: text(.billingPlanType),
-                    commitmentBillingPeriodNumber: commitment.period, commitmentTotalBillingPeriods: commitment.total), cache: cache)
+                    commitmentBillingPeriodNumber: commitment.period, commitmentTotalBillingPeriods: commitment.total,
+                    price: integer(.price), currency: text(.currency),
+                    revocationPercentage: integer(.revocationPercentage).map { Int32($0) }),
+                cache: cache)
             let transaction = SubscriptionTransaction(
                 transactionIdentifier: CompactIdentifier(utf8: transactionId),
                 identity: compactor.identity(

@@ -45,7 +45,9 @@ import WinbackCore
         BadConfig(
             name: "unknown nested key", text: replacing("\"gracePeriodDays\"", with: "\"graceDays\": 1, \"gracePeriodDays\""),
             key: "report.graceDays",
-            message: "unknown key (allowed here: gracePeriodDays, maxDataLagDays, maxLineBytes, maxRejectRate, timeZone)"),
+            message:
+                "unknown key (allowed here: commission, currency, exchangeRates, gracePeriodDays, maxDataLagDays, maxLineBytes, maxRejectRate, taxRates, timeZone)"
+        ),
         BadConfig(
             name: "bad grace period", text: replacing("\"gracePeriodDays\": 16", with: "\"gracePeriodDays\": 5"),
             key: "report.gracePeriodDays", message: "expected one of 0, 3, 16, 28, found 5"),
@@ -68,6 +70,39 @@ import WinbackCore
             name: "fractional data lag",
             text: replacing("\"maxRejectRate\": 0.01", with: "\"maxRejectRate\": 0.01, \"maxDataLagDays\": 1.5"),
             key: "report.maxDataLagDays", message: "expected an integer, found 1.5 (number)"),
+        BadConfig(
+            name: "lower-case reporting currency",
+            text: replacing(
+                "\"maxRejectRate\": 0.01", with: "\"maxRejectRate\": 0.01, \"currency\": \"usd\", \"exchangeRates\": \"r.csv\""),
+            key: "report.currency", message: "expected an ISO 4217 code of three upper-case letters, found 'usd'"),
+        BadConfig(
+            name: "reporting currency without rates",
+            text: replacing("\"maxRejectRate\": 0.01", with: "\"maxRejectRate\": 0.01, \"currency\": \"USD\""),
+            key: "report.exchangeRates", message: "required when report.currency is set (a CSV file 'date,currency,rate')"),
+        BadConfig(
+            name: "rates without a reporting currency",
+            text: replacing("\"maxRejectRate\": 0.01", with: "\"maxRejectRate\": 0.01, \"exchangeRates\": \"r.csv\""),
+            key: "report.exchangeRates", message: "has no effect without report.currency: set the reporting currency"),
+        BadConfig(
+            name: "unknown commission key",
+            text: replacing("\"maxRejectRate\": 0.01", with: "\"maxRejectRate\": 0.01, \"commission\": {\"rate\": 0.15, \"reduced\": 0.1}"),
+            key: "report.commission.reduced", message: "unknown key (allowed here: rate, reducedAfterServiceDays, reducedRate)"),
+        BadConfig(
+            name: "commission of 100 %",
+            text: replacing("\"maxRejectRate\": 0.01", with: "\"maxRejectRate\": 0.01, \"commission\": {\"rate\": 1}"),
+            key: "report.commission.rate", message: "expected a number from 0 up to (not including) 1 with at most 9 decimals, found 1.0"),
+        BadConfig(
+            name: "negative service days",
+            text: replacing("\"maxRejectRate\": 0.01", with: "\"maxRejectRate\": 0.01, \"commission\": {\"reducedAfterServiceDays\": -1}"),
+            key: "report.commission.reducedAfterServiceDays", message: "expected an integer from 0 to 36500, found -1"),
+        BadConfig(
+            name: "tax rate of a country name",
+            text: replacing("\"maxRejectRate\": 0.01", with: "\"maxRejectRate\": 0.01, \"taxRates\": {\"Germany\": 0.19}"),
+            key: "report.taxRates.Germany", message: "expected Apple's three-letter storefront code (e.g. 'DEU') as the key"),
+        BadConfig(
+            name: "tax rate as text",
+            text: replacing("\"maxRejectRate\": 0.01", with: "\"maxRejectRate\": 0.01, \"taxRates\": {\"DEU\": \"19%\"}"),
+            key: "report.taxRates.DEU", message: "expected a number, found '19%' (string)"),
         BadConfig(
             name: "empty inputs", text: replacing("[\"exports/*.ndjson.gz\"]", with: "[]"),
             key: "inputs", message: "expected at least one glob pattern, found []"),

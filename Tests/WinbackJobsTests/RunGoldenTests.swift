@@ -70,8 +70,9 @@ import WinbackTestSupport
             names == [
                 "_SUCCESS", "_manifest.json", "churn_daily.csv.gz", "churn_monthly.csv.gz", "eligible_accounts.csv.gz",
                 "events_daily.csv.gz",
-                "expiration_reasons.csv.gz", "offer_usage.csv.gz", "offers.ndjson.gz", "rejects.ndjson.gz", "report.html",
-                "retention_cohorts.csv.gz", "subscriptions.csv.gz", "summary.json.gz",
+                "expiration_reasons.csv.gz", "ltv_cohorts.csv.gz", "mrr_monthly.csv.gz", "offer_usage.csv.gz", "offers.ndjson.gz",
+                "rejects.ndjson.gz", "report.html", "retention_cohorts.csv.gz", "revenue_daily.csv.gz", "revenue_monthly.csv.gz",
+                "subscriptions.csv.gz", "summary.json.gz",
             ])
         let isRecording = ProcessInfo.processInfo.environment["WINBACK_RECORD_GOLDEN"] == "1" && signingChunkSize == nil
         if isRecording { try FileManager.default.createDirectory(at: Self.goldenDirectory, withIntermediateDirectories: true) }

@@ -12,13 +12,19 @@ public struct ReportSettings: Sendable, Equatable {
     /// The longest NDJSON line or `.json` document read whole, in bytes (default 16 MiB); a longer one is
     /// one `malformed_json` rejection keeping its first bytes, and reading goes on after it.
     public var maxLineBytes: Int
+    /// Reporting currency, exchange rates, commission and tax rates (SPEC §11).
+    public var money: MoneySettings
 
     /// Settings from the config's `report` object.
-    public init(timeZone: String, gracePeriodDays: Int, maxRejectRate: Double, maxDataLagDays: Int = 2, maxLineBytes: Int = 16 << 20) {
+    public init(
+        timeZone: String, gracePeriodDays: Int, maxRejectRate: Double, maxDataLagDays: Int = 2, maxLineBytes: Int = 16 << 20,
+        money: MoneySettings = MoneySettings()
+    ) {
         self.timeZone = timeZone
         self.gracePeriodDays = gracePeriodDays
         self.maxRejectRate = maxRejectRate
         self.maxDataLagDays = maxDataLagDays
         self.maxLineBytes = maxLineBytes
+        self.money = money
     }
 }

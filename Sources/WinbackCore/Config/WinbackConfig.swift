@@ -56,7 +56,10 @@ public struct WinbackConfig: Sendable, Equatable {
         let acceptUnsigned = try trust.optionalBool("acceptUnsignedPayloads") ?? false
 
         let report = try ConfigObject(try reader.required("report"), key: "report")
-        try report.allowOnly(["timeZone", "gracePeriodDays", "maxRejectRate", "maxDataLagDays", "maxLineBytes"])
+        try report.allowOnly([
+            "timeZone", "gracePeriodDays", "maxRejectRate", "maxDataLagDays", "maxLineBytes", "currency", "exchangeRates", "commission",
+            "taxRates",
+        ])
         let timeZone = try report.string("timeZone")
         guard TimeZone(identifier: timeZone) != nil else {
             throw ConfigError(
@@ -78,6 +81,7 @@ public struct WinbackConfig: Sendable, Equatable {
         guard (1024...(1 << 30)).contains(maxLineBytes) else {
             throw ConfigError(key: "report.maxLineBytes", message: "expected an integer from 1024 to 1073741824, found \(maxLineBytes)")
         }
+        let money = try MoneySettings.parse(report)
 
         var signing: SigningSettings? = nil
         if let signingValue = reader.optional("signing") {
@@ -105,7 +109,7 @@ public struct WinbackConfig: Sendable, Equatable {
             inputs: inputs, rootCertificates: roots, acceptUnsignedPayloads: acceptUnsigned,
             report: ReportSettings(
                 timeZone: timeZone, gracePeriodDays: Int(grace), maxRejectRate: maxRejectRate, maxDataLagDays: Int(maxDataLagDays),
-                maxLineBytes: Int(maxLineBytes)),
+                maxLineBytes: Int(maxLineBytes), money: money),
             signing: signing, ledger: ledger, output: output, campaigns: campaigns)
     }
 }

@@ -137,6 +137,22 @@ public struct SubscriptionTransaction: Sendable, Equatable {
         set { attributes = attributes.with(commitmentTotalBillingPeriods: .some(newValue)) }
     }
 
+    /// Apple's `price`: milliunits of ``currency``.
+    public var price: Int64? {
+        get { attributes.price }
+        set { attributes = attributes.with(price: .some(newValue)) }
+    }
+    /// Apple's `currency` (ISO 4217).
+    public var currency: String? {
+        get { attributes.currency }
+        set { attributes = attributes.with(currency: .some(newValue)) }
+    }
+    /// Apple's `revocationPercentage` (milliunits of a percent: 100000 = all of it).
+    public var revocationPercentage: Int32? {
+        get { attributes.revocationPercentage }
+        set { attributes = attributes.with(revocationPercentage: .some(newValue)) }
+    }
+
     /// Whether this is an auto-renewable subscription transaction (the only kind that builds subscriptions).
     public var isAutoRenewable: Bool { attributes.isAutoRenewable }
     /// Paid: the offer discount is not a free trial (SPEC §5).
@@ -151,7 +167,8 @@ public struct SubscriptionTransaction: Sendable, Equatable {
         revocationDate: Int64? = nil, signedDate: Int64 = 0, isUpgraded: Bool = false, offerType: Int32? = nil,
         offerIdentifier: String? = nil, offerDiscountType: String? = nil, offerPeriod: String? = nil,
         appAccountToken: String? = nil, appTransactionId: String? = nil, storefront: String? = nil,
-        inAppOwnershipType: String? = "PURCHASED", billingPlanType: String? = nil, commitment: TransactionCommitmentInfo? = nil
+        inAppOwnershipType: String? = "PURCHASED", billingPlanType: String? = nil, commitment: TransactionCommitmentInfo? = nil,
+        price: Int64? = nil, currency: String? = nil, revocationPercentage: Int32? = nil
     ) {
         self.init(
             transactionIdentifier: CompactIdentifier(transactionId),
@@ -165,7 +182,8 @@ public struct SubscriptionTransaction: Sendable, Equatable {
                 offerDiscountType: offerDiscountType, offerPeriod: offerPeriod, storefront: storefront,
                 inAppOwnershipType: inAppOwnershipType, billingPlanType: billingPlanType,
                 commitmentBillingPeriodNumber: commitment?.billingPeriodNumber,
-                commitmentTotalBillingPeriods: commitment?.totalBillingPeriods))
+                commitmentTotalBillingPeriods: commitment?.totalBillingPeriods, price: price, currency: currency,
+                revocationPercentage: revocationPercentage))
     }
 
     /// A transaction from its compact parts; `attributes` interned where many are kept (the ingest's fast decoder).
@@ -208,7 +226,9 @@ public struct SubscriptionTransaction: Sendable, Equatable {
                 offerIdentifier: payload.offerIdentifier, offerDiscountType: payload.rawOfferDiscountType, offerPeriod: payload.offerPeriod,
                 storefront: payload.storefront, inAppOwnershipType: payload.rawInAppOwnershipType,
                 billingPlanType: payload.rawBillingPlanType, commitmentBillingPeriodNumber: payload.commitmentInfo?.billingPeriodNumber,
-                commitmentTotalBillingPeriods: payload.commitmentInfo?.totalBillingPeriods))
+                commitmentTotalBillingPeriods: payload.commitmentInfo?.totalBillingPeriods, price: payload.price,
+                currency: payload.currency,
+                revocationPercentage: payload.revocationPercentage))
     }
 
     /// Shares the identity of `sibling` (a transaction of the same subscription) when equal.

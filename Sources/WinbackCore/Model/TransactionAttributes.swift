@@ -1,7 +1,7 @@
 /// The low-cardinality fields of a transaction (product, group, type, offer, storefront, ownership, billing
-/// plan and commitment period) in one shared immutable object: a nightly run has millions of transactions
-/// but only thousands of distinct combinations, so each transaction holds one 8-byte reference instead of
-/// eight strings (128 bytes).
+/// plan, commitment period, price, currency, refunded share) in one shared immutable object: a nightly run
+/// has millions of transactions but only thousands of distinct combinations, so each transaction holds one
+/// 8-byte reference instead of nine strings.
 public final class TransactionAttributes: Hashable, Sendable {
     /// Apple's `productId`.
     public let productId: String
@@ -25,6 +25,12 @@ public final class TransactionAttributes: Hashable, Sendable {
     public let commitmentBillingPeriodNumber: Int32?
     /// `commitmentInfo.totalBillingPeriods`: the commitment's number of billing periods (12 for a year billed monthly).
     public let commitmentTotalBillingPeriods: Int32?
+    /// Apple's `price`: milliunits of ``currency`` (4990 = 4.99).
+    public let price: Int64?
+    /// Apple's `currency` (ISO 4217).
+    public let currency: String?
+    /// Apple's `revocationPercentage`: the refunded share in milliunits of a percent (50000 = 50 %).
+    public let revocationPercentage: Int32?
 
     /// Whether this is an auto-renewable subscription transaction (the only kind that builds subscriptions).
     public let isAutoRenewable: Bool
@@ -40,7 +46,8 @@ public final class TransactionAttributes: Hashable, Sendable {
     public init(
         productId: String, subscriptionGroupIdentifier: String?, type: String, offerIdentifier: String?, offerDiscountType: String?,
         offerPeriod: String?, storefront: String?, inAppOwnershipType: String?, billingPlanType: String? = nil,
-        commitmentBillingPeriodNumber: Int32? = nil, commitmentTotalBillingPeriods: Int32? = nil
+        commitmentBillingPeriodNumber: Int32? = nil, commitmentTotalBillingPeriods: Int32? = nil, price: Int64? = nil,
+        currency: String? = nil, revocationPercentage: Int32? = nil
     ) {
         self.productId = productId
         self.subscriptionGroupIdentifier = subscriptionGroupIdentifier
@@ -53,6 +60,9 @@ public final class TransactionAttributes: Hashable, Sendable {
         self.billingPlanType = billingPlanType
         self.commitmentBillingPeriodNumber = commitmentBillingPeriodNumber
         self.commitmentTotalBillingPeriods = commitmentTotalBillingPeriods
+        self.price = price
+        self.currency = currency
+        self.revocationPercentage = revocationPercentage
         isAutoRenewable = type == ProductType.autoRenewableSubscription.rawValue
         isPaid = offerDiscountType != OfferDiscountType.freeTrial.rawValue
         isFamilyShared = inAppOwnershipType == InAppOwnershipType.familyShared.rawValue
@@ -68,6 +78,9 @@ public final class TransactionAttributes: Hashable, Sendable {
         hasher.combine(billingPlanType)
         hasher.combine(commitmentBillingPeriodNumber)
         hasher.combine(commitmentTotalBillingPeriods)
+        hasher.combine(price)
+        hasher.combine(currency)
+        hasher.combine(revocationPercentage)
         fieldsHash = hasher.finalize()
     }
 
@@ -77,14 +90,16 @@ public final class TransactionAttributes: Hashable, Sendable {
             productId: productId, subscriptionGroupIdentifier: subscriptionGroupIdentifier, type: type, offerIdentifier: offerIdentifier,
             offerDiscountType: offerDiscountType, offerPeriod: offerPeriod, storefront: storefront, inAppOwnershipType: inAppOwnershipType,
             billingPlanType: billingPlanType, commitmentBillingPeriodNumber: commitmentBillingPeriodNumber,
-            commitmentTotalBillingPeriods: commitmentTotalBillingPeriods)
+            commitmentTotalBillingPeriods: commitmentTotalBillingPeriods, price: price, currency: currency,
+            revocationPercentage: revocationPercentage)
     }
 
     /// A copy with one field changed (for the transaction's setters).
     func with(
         productId: String? = nil, subscriptionGroupIdentifier: String?? = nil, type: String? = nil, offerIdentifier: String?? = nil,
         offerDiscountType: String?? = nil, offerPeriod: String?? = nil, storefront: String?? = nil, inAppOwnershipType: String?? = nil,
-        billingPlanType: String?? = nil, commitmentBillingPeriodNumber: Int32?? = nil, commitmentTotalBillingPeriods: Int32?? = nil
+        billingPlanType: String?? = nil, commitmentBillingPeriodNumber: Int32?? = nil, commitmentTotalBillingPeriods: Int32?? = nil,
+        price: Int64?? = nil, currency: String?? = nil, revocationPercentage: Int32?? = nil
     ) -> TransactionAttributes {
         TransactionAttributes(
             productId: productId ?? self.productId,
@@ -94,7 +109,8 @@ public final class TransactionAttributes: Hashable, Sendable {
             offerPeriod: offerPeriod ?? self.offerPeriod, storefront: storefront ?? self.storefront,
             inAppOwnershipType: inAppOwnershipType ?? self.inAppOwnershipType, billingPlanType: billingPlanType ?? self.billingPlanType,
             commitmentBillingPeriodNumber: commitmentBillingPeriodNumber ?? self.commitmentBillingPeriodNumber,
-            commitmentTotalBillingPeriods: commitmentTotalBillingPeriods ?? self.commitmentTotalBillingPeriods)
+            commitmentTotalBillingPeriods: commitmentTotalBillingPeriods ?? self.commitmentTotalBillingPeriods, price: price ?? self.price,
+            currency: currency ?? self.currency, revocationPercentage: revocationPercentage ?? self.revocationPercentage)
     }
 
     /// Equal when every field is equal (the same object, or another with the same spelling).
@@ -104,7 +120,8 @@ public final class TransactionAttributes: Hashable, Sendable {
                 && a.offerIdentifier == b.offerIdentifier && a.offerDiscountType == b.offerDiscountType && a.offerPeriod == b.offerPeriod
                 && a.storefront == b.storefront && a.inAppOwnershipType == b.inAppOwnershipType && a.billingPlanType == b.billingPlanType
                 && a.commitmentBillingPeriodNumber == b.commitmentBillingPeriodNumber
-                && a.commitmentTotalBillingPeriods == b.commitmentTotalBillingPeriods)
+                && a.commitmentTotalBillingPeriods == b.commitmentTotalBillingPeriods && a.price == b.price && a.currency == b.currency
+                && a.revocationPercentage == b.revocationPercentage)
     }
 
     /// Hashes every field, so equal attributes from different workers hash alike.

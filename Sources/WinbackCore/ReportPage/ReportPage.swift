@@ -6,7 +6,7 @@
 /// per-subscription rows.
 public enum ReportPage {
     /// Section element ids, in page order.
-    public static let sectionIDs = ["active", "churn", "expiration", "offers", "retention", "campaigns", "quality"]
+    public static let sectionIDs = ["active", "churn", "money", "expiration", "offers", "retention", "campaigns", "quality"]
 
     /// Most bars in one horizontal chart or rows in one table; the rest are summed or counted in a note.
     static let maximumRows = 25
@@ -19,11 +19,13 @@ public enum ReportPage {
     /// The whole page as UTF-8 HTML text; equal content gives byte-identical pages.
     public static func render(_ content: ReportPageContent) -> String {
         let titles = [
-            "Active paid subscriptions", "Monthly churn by lapse reason", "Expiration reasons", "Offer usage", "Retention cohorts",
+            "Active paid subscriptions", "Monthly churn by lapse reason", "Revenue, MRR and lifetime value", "Expiration reasons",
+            "Offer usage", "Retention cohorts",
             "Campaigns", "Data quality",
         ]
         let bodies = [
-            activeSection(content), churnSection(content), expirationSection(content), offersSection(content), retentionSection(content),
+            activeSection(content), churnSection(content), moneySection(content), expirationSection(content), offersSection(content),
+            retentionSection(content),
             campaignsSection(content), qualitySection(content),
         ]
         var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

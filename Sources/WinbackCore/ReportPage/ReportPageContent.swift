@@ -65,6 +65,14 @@ public struct ReportPageContent: Sendable {
     public var freshness: DataFreshness?
     /// Rows of `events_daily.csv`.
     public var eventsDaily: [[String?]] = []
+    /// The reporting currency; `nil` when money stays in each transaction's currency.
+    public var currency: String?
+    /// Rows of `revenue_monthly.csv`.
+    public var revenueMonthly: [[String?]] = []
+    /// Rows of `mrr_monthly.csv`.
+    public var mrrMonthly: [[String?]] = []
+    /// Rows of `ltv_cohorts.csv`.
+    public var ltvCohorts: [[String?]] = []
 
     /// The content of one page; `freshness` adds the stale banner when the data is stale.
     public init(

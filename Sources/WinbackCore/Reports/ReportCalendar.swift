@@ -17,6 +17,8 @@ public struct ReportCalendar: Sendable {
     public let day: Int
     /// `T`: the start of `D + 1`, epoch ms (computed once: the reports compare against it per row).
     public let asOf: Int64
+    /// The zone's offset from UTC in ms when it never changes (UTC, fixed-offset zones), else `nil`.
+    private let fixedOffset: Int64?
 
     /// `nil` when the time zone is unknown.
     public init?(timeZone identifier: String, asOfYear year: Int, month: Int, day: Int) {
@@ -29,6 +31,25 @@ public struct ReportCalendar: Sendable {
         self.month = month
         self.day = day
         asOf = Self.startOfDay(year: year, month: month, day: day + 1, in: calendar)
+        let noTransitions = timeZone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: -2_208_988_800)) == nil
+        fixedOffset = noTransitions ? Int64(timeZone.secondsFromGMT()) * 1000 : nil
+    }
+
+    /// The zone's offset from UTC at `instant`, ms.
+    private func offset(at instant: Int64) -> Int64 {
+        if let fixedOffset { return fixedOffset }
+        let seconds = InstantFormat.floorDivide(instant, 1000)
+        return Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds)))) * 1000
+    }
+
+    /// `instant` plus `months` calendar months in the report time zone, at the same local time of day; a
+    /// day past the end of a shorter month is clamped to its last day (SPEC §11's LTV windows). A local
+    /// time that does not exist on the target day (a spring-forward gap) takes the offset after the change.
+    public func addingMonths(_ months: Int64, to instant: Int64) -> Int64 {
+        let local = InstantFormat.addingMonths(instant + offset(at: instant), months)
+        // The target's own offset: a first guess from the start's, corrected once by the guess's.
+        let guess = local - offset(at: local - offset(at: instant))
+        return local - offset(at: guess)
     }
 
     /// Parses `YYYY-MM-DD`.

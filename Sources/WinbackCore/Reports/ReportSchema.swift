@@ -68,6 +68,29 @@ public struct ReportSchema: Sendable {
             ("cohort_size", .integer),
             ("eligible", .integer), ("retained", .integer), ("retention_rate", .rate),
         ])
+    static let revenueCounts: [(String, ColumnType)] = [
+        ("product_id", .string), ("currency", .currency), ("charges", .integer), ("gross", .money), ("refunded", .integer),
+        ("refunds", .money), ("net", .money), ("proceeds", .money), ("unpriced", .integer), ("unconverted", .integer),
+    ]
+    /// `revenue_monthly.csv.gz`: charges, refunds and proceeds per month, product and currency (SPEC §11).
+    public static let revenueMonthly = ReportSchema(name: "revenue_monthly.csv.gz", columns: [("month", .month)] + revenueCounts)
+    /// `revenue_daily.csv.gz`: the same per day of the last 90.
+    public static let revenueDaily = ReportSchema(name: "revenue_daily.csv.gz", columns: [("day", .date)] + revenueCounts)
+    /// `mrr_monthly.csv.gz`: monthly recurring revenue at each month's end per product, plan and currency.
+    public static let mrrMonthly = ReportSchema(
+        name: "mrr_monthly.csv.gz",
+        columns: [
+            ("month", .month), ("product_id", .string), ("billing_plan_type", .string), ("currency", .currency),
+            ("active_paid_end", .integer), ("mrr_end", .money), ("arppu", .money), ("unpriced_active", .integer),
+        ])
+    /// `ltv_cohorts.csv.gz`: cumulative net revenue per first-purchase cohort and month index.
+    public static let ltvCohorts = ReportSchema(
+        name: "ltv_cohorts.csv.gz",
+        columns: [
+            ("cohort_month", .month), ("product_id", .string), ("currency", .currency), ("month_index", .integer),
+            ("cohort_size", .integer),
+            ("eligible", .integer), ("cumulative_net", .money), ("ltv", .money),
+        ])
     /// `eligible_accounts.csv.gz`: the accounts each campaign selected today.
     public static let eligibleAccounts = ReportSchema(
         name: "eligible_accounts.csv.gz",

@@ -114,6 +114,20 @@ public enum InstantFormat {
         return era * 146_097 + dayOfEra - 719_468
     }
 
+    /// `instant` plus `months` calendar months on the UTC calendar, the same time of day; a day past the end
+    /// of a shorter month is clamped to its last day (Jan 31 + 1 month = Feb 28 or 29).
+    public static func addingMonths(_ instant: Int64, _ months: Int64) -> Int64 {
+        let days = floorDivide(instant, day)
+        let timeOfDay = instant - days * day
+        let (year, month, dayOfMonth) = civil(fromDays: days)
+        let total = year * 12 + (month - 1) + months
+        let newYear = floorDivide(total, 12)
+        let newMonth = total - newYear * 12 + 1
+        let monthStart = Self.days(year: newYear, month: newMonth, day: 1)
+        let nextMonthStart = Self.days(year: newMonth == 12 ? newYear + 1 : newYear, month: newMonth == 12 ? 1 : newMonth + 1, day: 1)
+        return (monthStart + min(dayOfMonth, nextMonthStart - monthStart) - 1) * day + timeOfDay
+    }
+
     private static func pad(_ value: Int64, _ width: Int) -> String {
         let text = String(value)
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text

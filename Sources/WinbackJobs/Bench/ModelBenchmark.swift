@@ -86,7 +86,7 @@ public enum ModelBenchmark {
         var rows = 0
         var writerSeconds: [(String, JSONValue)] = []
         let aggregateStart = DispatchTime.now().uptimeNanoseconds
-        let reports = await RunReports.concurrent(model: model, calendar: calendar)
+        let reports = await RunReports.concurrent(model: model, calendar: calendar, money: .unconverted)
         let aggregateSeconds = Double(DispatchTime.now().uptimeNanoseconds - aggregateStart) / 1e9
         writerSeconds.append(("aggregates", .double((aggregateSeconds * 1000).rounded() / 1000)))
         let tables: [(ReportSchema, (ReportFileWriter) throws -> Void)] = [

@@ -45,6 +45,23 @@ public struct LoadedConfig: Sendable {
         return LoadedConfig(config: config, path: path, directory: directory, bytes: bytes, roots: roots)
     }
 
+    /// How the run's money is reported: with `report.currency`, its rates file read and parsed (days in
+    /// `calendar`'s time zone): exit 74 if unreadable, 64 naming `file:line` of a malformed row.
+    public func moneyContext(calendar: ReportCalendar) throws(JobError) -> MoneyContext {
+        let settings = config.report.money
+        guard let currency = settings.currency, let file = settings.exchangeRatesFile else {
+            return MoneyContext(settings: settings, rates: nil)
+        }
+        let bytes = try FileSystem.readAll(resolve(file))
+        do {
+            let rates = try ExchangeRates.parse(
+                String(decoding: bytes, as: UTF8.self), file: file, reportingCurrency: currency, calendar: calendar)
+            return MoneyContext(settings: settings, rates: rates)
+        } catch {
+            throw .config(file: path, error)
+        }
+    }
+
     /// A config path resolved against the config's directory.
     public func resolve(_ path: String) -> String { FileSystem.resolve(path, against: directory) }
 }

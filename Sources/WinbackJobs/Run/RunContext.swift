@@ -10,6 +10,8 @@ struct RunContext {
     let options: RunOptions
     let loaded: LoadedConfig
     let calendar: ReportCalendar
+    /// The reporting currency, its rates, commission and tax (SPEC §11).
+    let money: MoneyContext
     let campaigns: [Campaign]
     let signer: OfferSigner?
     let ledger: OfferLedger?
@@ -29,6 +31,7 @@ struct RunContext {
         let cwd = FileManager.default.currentDirectoryPath
         let output = options.outputOverride.map { FileSystem.resolve($0, against: cwd) } ?? loaded.resolve(config.output)
         let calendar = try RunJob.calendar(config: config, asOf: options.asOf, now: options.now())
+        let money = try loaded.moneyContext(calendar: calendar)
         let campaigns: [Campaign]
         var warnings: [String] = []
         do {
@@ -63,7 +66,8 @@ struct RunContext {
         let publisher = Publisher(outputDirectory: output, asOf: calendar.asOfLabel)
         publisher.removeLeftovers()
         return RunContext(
-            options: options, loaded: loaded, calendar: calendar, campaigns: campaigns, signer: signer, ledger: ledger, lock: lock,
+            options: options, loaded: loaded, calendar: calendar, money: money, campaigns: campaigns, signer: signer, ledger: ledger,
+            lock: lock,
             publisher: publisher, temporary: try publisher.makeTemporaryDirectory())
     }
 

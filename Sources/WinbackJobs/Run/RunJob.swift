@@ -91,7 +91,8 @@ public enum RunJob {
     {
         let phase = PhaseProgress(phase: "reports", isQuiet: context.options.isQuiet)
         let calendar = context.calendar
-        async let concurrentReports = RunReports.concurrent(model: model, calendar: calendar)
+        let money = context.money
+        async let concurrentReports = RunReports.concurrent(model: model, calendar: calendar, money: money)
         let subscriptions = try ReportFileWriter(directory: context.temporary, schema: .subscriptions, isCSV: true)
         for timeline in model.timelines { try subscriptions.write { SubscriptionsReport.append(timeline, to: &$0) } }
         outputs.append(try subscriptions.finish())
@@ -103,6 +104,10 @@ public enum RunJob {
             (.offerUsage, reports.offerUsage),
             (.retentionCohorts, reports.retentionCohorts),
             (.eventsDaily, reports.eventsDaily),
+            (.revenueMonthly, reports.money.revenueMonthly.rows()),
+            (.revenueDaily, reports.money.revenueDaily.rows()),
+            (.mrrMonthly, reports.money.mrr.rows()),
+            (.ltvCohorts, reports.money.ltv.rows()),
         ]
         for (schema, rows) in tables {
             let writer = try ReportFileWriter(directory: context.temporary, schema: schema, isCSV: true)

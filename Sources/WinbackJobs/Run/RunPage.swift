@@ -26,6 +26,10 @@ enum RunPage {
                     id: $0.id, eligible: $0.eligible, treatment: $0.treatment, holdout: $0.holdout, signed: $0.signed)
             }, freshness: freshness)
         content.eventsDaily = reports.eventsDaily
+        content.currency = reports.money.currency
+        content.revenueMonthly = reports.money.revenueMonthly.rows()
+        content.mrrMonthly = reports.money.mrr.rows()
+        content.ltvCohorts = reports.money.ltv.rows()
         return content
     }
 

@@ -21,15 +21,19 @@ public struct RunReports: Sendable {
     public var familyShared: Int
     /// The rows of `events_daily.csv`, as written.
     public var eventsDaily: [[String?]] = []
+    /// Revenue, MRR and LTV (SPEC §11).
+    public var money: MoneyReports
 
     /// Computes the independent reports concurrently (they only read the model). Each report skips the
     /// Family Sharing timelines itself, so no filtered copy of the timelines is made.
-    public static func concurrent(model: SubscriptionModel, calendar: ReportCalendar) async -> RunReports {
+    public static func concurrent(model: SubscriptionModel, calendar: ReportCalendar, money: MoneyContext) async -> RunReports {
         let timelines = model.timelines
+        let churnMonths = months(timelines, calendar: calendar)
         async let monthly = { () -> (ChurnReport, [[String?]]) in
-            let report = ChurnReport(periods: months(timelines, calendar: calendar), timelines: timelines)
+            let report = ChurnReport(periods: churnMonths, timelines: timelines)
             return (report, report.rows(productGroups: model.productGroups))
         }()
+        async let moneyReports = MoneyReports(timelines: timelines, calendar: calendar, context: money, months: churnMonths)
         async let daily = ChurnReport(periods: calendar.days(count: 90), timelines: timelines)
         async let expiration = ExpirationReasonsReport.rows(timelines)
         async let offers = OfferUsageReport.rows(timelines)
@@ -39,7 +43,7 @@ public struct RunReports: Sendable {
         var reports = await RunReports(
             churnMonthly: churnMonthly, churnDaily: daily, churnMonthlyRows: churnMonthlyRows, expirationReasons: expiration,
             offerUsage: offers,
-            retentionCohorts: cohorts, model: model)
+            retentionCohorts: cohorts, money: moneyReports, model: model)
         reports.eventsDaily = events
         return reports
     }
@@ -47,8 +51,9 @@ public struct RunReports: Sendable {
     private init(
         churnMonthly: ChurnReport, churnDaily: ChurnReport, churnMonthlyRows: [[String?]], expirationReasons: [[String?]],
         offerUsage: [[String?]],
-        retentionCohorts: [[String?]], model: SubscriptionModel
+        retentionCohorts: [[String?]], money: MoneyReports, model: SubscriptionModel
     ) {
+        self.money = money
         self.churnMonthly = churnMonthly
         self.churnDaily = churnDaily
         self.churnMonthlyRows = churnMonthlyRows

@@ -34,6 +34,7 @@ enum RunSummary {
                 ])
             ),
             ("offersPerCampaign", JSONText.object(campaigns)),
+            ("money", reports.money.summary(lastFullMonth: label)),
         ])
     }
 

@@ -52,6 +52,7 @@ public enum SampleDataJob {
         files.append(("certs/TEST-ONLY-root.pem", Array(try TestPKI.pem(pki.root).utf8)))
         files.append(("keys/SubscriptionKey_\(SampleDataGenerator.keyId).p8", Array(signingKey.pemRepresentation.utf8) + [0x0A]))
         files.append(("expected-rejects.json", Array(expectedRejectsJSON(dataset.expectedRejects).utf8)))
+        files.append(("exchange-rates.csv", Array(exchangeRates().utf8)))
         files.append(("winback.json", Array(config(prefix: "", output: "out", ledger: "state/ledger.sqlite").utf8)))
         files.append(("README.md", Array(readme(subscriptions: subscriptions, seed: seed).utf8)))
 
@@ -99,6 +100,22 @@ public enum SampleDataJob {
         return "[\n" + lines.joined(separator: ",\n") + "\n]\n"
     }
 
+    /// `exchange-rates.csv`: a USD rate for EUR, GBP and JPY on the first of every month from 2024-11, and for
+    /// CAD only from 2025-03 (so the earlier CAD sales show as `unconverted`).
+    static func exchangeRates() -> String {
+        var lines = [ExchangeRates.header]
+        for month in 0..<25 {
+            let year = 2024 + (month + 10) / 12
+            let day = "\(year)-" + String(format: "%02d", (month + 10) % 12 + 1) + "-01"
+            let wobble = [0, 2, 3, 1, -1, -2][month % 6]
+            lines.append("\(day),EUR,\(ExactDecimal(units: Int64(108 + wobble), scale: 2))")
+            lines.append("\(day),GBP,\(ExactDecimal(units: Int64(127 + wobble), scale: 2))")
+            lines.append("\(day),JPY,\(ExactDecimal(units: Int64(6_600 + 40 * wobble), scale: 6))")
+            if month >= 4 { lines.append("\(day),CAD,\(ExactDecimal(units: Int64(7_300 + 50 * wobble), scale: 4))") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// A config for the dataset; `prefix` is the dataset's path relative to the config file.
     public static func config(prefix: String, output: String, ledger: String) -> String {
         """
@@ -106,7 +123,9 @@ public enum SampleDataJob {
           "app": { "bundleId": "\(SampleDataGenerator.bundleId)", "appAppleId": \(SampleDataGenerator.appAppleId), "environment": "\(SampleDataGenerator.environment)" },
           "inputs": ["\(prefix)exports/**/*.ndjson.gz", "\(prefix)exports/**/*.ndjson", "\(prefix)exports/**/*.jsonl", "\(prefix)exports/**/*.json", "\(prefix)exports/**/*.json.gz"],
           "trust": { "rootCertificates": ["\(prefix)certs/TEST-ONLY-root.pem"], "acceptUnsignedPayloads": false },
-          "report": { "timeZone": "UTC", "gracePeriodDays": 16, "maxRejectRate": 0.01 },
+          "report": { "timeZone": "UTC", "gracePeriodDays": 16, "maxRejectRate": 0.01,
+                      "currency": "USD", "exchangeRates": "\(prefix)exchange-rates.csv",
+                      "taxRates": { "DEU": 0.19, "FRA": 0.20, "GBR": 0.20, "JPN": 0.10 } },
           "signing": { "keyId": "\(SampleDataGenerator.keyId)", "issuerId": "\(SampleDataGenerator.issuerId)",
                        "privateKeyFile": "\(prefix)keys/SubscriptionKey_\(SampleDataGenerator.keyId).p8" },
           "ledger": "\(ledger)",
@@ -162,6 +181,8 @@ public enum SampleDataJob {
           array document, decoded payloads, and `exports/bad/` with malformed records of each reject kind. From
           2026-05 the annual plan carries `billingPlanType`: billed up front, or monthly over a 12-month
           commitment (`commitmentInfo` on its transactions and renewal info).
+        - `exchange-rates.csv` — USD rates for the other currencies (`report.exchangeRates`); CAD's start late,
+          in 2025-03, so earlier CAD sales are counted as `unconverted`.
         - `expected-rejects.json` — every injected bad record (source, line, path, code); the tests check that
           exactly these are rejected.
         - `winback.json` — a config that runs on this folder (`winback verify --config winback.json`).

@@ -52,17 +52,15 @@ public struct SubscriptionSimulator {
     }
 
     /// `instant` plus `months` calendar months (UTC), clamping the day to the month's length.
-    public static func addingMonths(_ instant: Int64, _ months: Int64) -> Int64 {
-        let days = InstantFormat.floorDivide(instant, day)
-        let timeOfDay = instant - days * day
-        let (year, month, dayOfMonth) = InstantFormat.civil(fromDays: days)
-        let total = year * 12 + (month - 1) + months
-        let newYear = InstantFormat.floorDivide(total, 12)
-        let newMonth = total - newYear * 12 + 1
-        let nextMonthStart = InstantFormat.days(
-            year: newMonth == 12 ? newYear + 1 : newYear, month: newMonth == 12 ? 1 : newMonth + 1, day: 1)
-        let monthLength = nextMonthStart - InstantFormat.days(year: newYear, month: newMonth, day: 1)
-        return InstantFormat.days(year: newYear, month: newMonth, day: min(dayOfMonth, monthLength)) * day + timeOfDay
+    public static func addingMonths(_ instant: Int64, _ months: Int64) -> Int64 { InstantFormat.addingMonths(instant, months) }
+
+    /// The storefront-currency price of a US price (milliunits): about the exchange rate, at a local price
+    /// point (a whole number of yen in tens; `.99` elsewhere).
+    public static func localPrice(_ usd: Int64, currency: String) -> Int64 {
+        let factor: (Int64, Int64) = ["GBP": (9, 10), "JPY": (150, 1), "CAD": (14, 10)][currency] ?? (1, 1)
+        let local = usd * factor.0 / factor.1
+        if currency == "JPY" { return max(10_000, (local + 5_000) / 10_000 * 10_000) }
+        return max(990, (local + 500) / 1000 * 1000 - 10)
     }
 
     private mutating func newTransactionId() -> String {
@@ -126,6 +124,7 @@ public struct SubscriptionSimulator {
             }
             var (offerType, offerIdentifier, discount, offerPeriod, price) = offerFields(kind)
             if billsMonthly { price = Self.commitmentInstalment }
+            if price > 0 { price = Self.localPrice(price, currency: storefront.2) }
             let transactionId = subscription.transactions.isEmpty ? originalTransactionId : newTransactionId()
             webOrder += 1
             var fields: [(String, JSONValue)] = [
@@ -158,7 +157,7 @@ public struct SubscriptionSimulator {
                         JSONText.object([
                             ("billingPeriodNumber", .integer(period)),
                             ("commitmentExpiresDate", .integer(Self.addingMonths(commitmentStart, 12))),
-                            ("commitmentPrice", .integer(12 * Self.commitmentInstalment)), ("totalBillingPeriods", .integer(12)),
+                            ("commitmentPrice", .integer(12 * price)), ("totalBillingPeriods", .integer(12)),
                         ])
                     ),
                 ]
@@ -226,6 +225,8 @@ public struct SubscriptionSimulator {
                     }
                 case "refund":
                     let revocation = purchase + random.int(in: 1...max(1, (expires - purchase) / Self.day - 1)) * Self.day
+                    // A third of refunds are prorated (Apple's REFUND_PRORATED, a share of the price).
+                    let prorated: Int64? = random.chance(0.33) ? random.int(in: 10...90) * 1000 : nil
                     if revocation < anchor {
                         let last = subscription.transactions.count - 1
                         let revoked = JSONText.object(
@@ -233,7 +234,8 @@ public struct SubscriptionSimulator {
                                 (member.key, member.key == "signedDate" ? .integer(min(revocation + Self.hour, anchor - 1)) : member.value)
                             } + [
                                 ("revocationReason", .integer(random.chance(0.5) ? 1 : 0)), ("revocationDate", .integer(revocation)),
-                                ("revocationType", .string("REFUND_FULL")), ("revocationPercentage", .integer(100_000)),
+                                ("revocationType", .string(prorated == nil ? "REFUND_FULL" : "REFUND_PRORATED")),
+                                ("revocationPercentage", .integer(prorated ?? 100_000)),
                             ])
                         subscription.resigned.append(revoked)
                         subscription.notifications.append(
@@ -301,7 +303,8 @@ public struct SubscriptionSimulator {
         renewal += [
             ("signedDate", .integer(min(renewalSigned, anchor - 1))), ("environment", .string(environment)),
             ("recentSubscriptionStartDate", .integer(recentStart)), ("renewalDate", .integer(lastExpires)),
-            ("currency", .string(storefront.2)), ("renewalPrice", .integer(product.price)),
+            ("currency", .string(storefront.2)),
+            ("renewalPrice", .integer(Self.localPrice(billsMonthly ? Self.commitmentInstalment : product.price, currency: storefront.2))),
         ]
         if let eligibleWinBack { renewal.append(("eligibleWinBackOfferIds", JSONText.array(eligibleWinBack.map { .string($0) }))) }
         if billsMonthly {
@@ -315,7 +318,7 @@ public struct SubscriptionSimulator {
                         ("commitmentAutoRenewStatus", .integer(commitmentAutoRenew)),
                         ("commitmentRenewalBillingPlanType", .string(RenewalBillingPlanType.monthly.rawValue)),
                         ("commitmentRenewalDate", .integer(commitmentExpires)),
-                        ("commitmentRenewalPrice", .integer(12 * Self.commitmentInstalment)),
+                        ("commitmentRenewalPrice", .integer(12 * Self.localPrice(Self.commitmentInstalment, currency: storefront.2))),
                     ])
                 ),
             ]

@@ -1,0 +1,85 @@
+/// `ltv_cohorts` (SPEC §11): what a cohort of sales has paid so far. Cohorts as `retention_cohorts`: the
+/// month and product of each sale's first paid transaction `F` (the row currency: the reporting currency,
+/// else `F`'s). For `month_index` k = 0…24 the window is `[F.purchaseDate, F.purchaseDate + (k + 1)
+/// months)` in the report time zone.
+///
+/// - `eligible`: members whose window ends at or before `T`.
+/// - `cumulative_net`: their charges minus refunds dated inside their windows, in the row currency
+///   (without a reporting currency, amounts in another currency than `F`'s are left out).
+/// - `ltv = cumulative_net / eligible`, rounded once; empty when none is eligible.
+///
+/// A row per cohort and k = 0…24 (its `cohort_size` is never 0).
+///
+/// Example: a member first charged 9.99 on Jan 10, renewing monthly, with `T` on Apr 1: windows end Feb 10,
+/// Mar 10 (eligible, 9990 and 19980), Apr 10 and later (not eligible yet).
+public struct LTVCohortsReport: Sendable {
+    /// The last month index (25 windows).
+    public static let maximumMonthIndex = 24
+
+    private struct Key: Hashable {
+        var month: Int
+        var product: ProductCurrency
+    }
+
+    private struct Cohort {
+        var size = 0
+        var eligible = Array(repeating: 0, count: maximumMonthIndex + 1)
+        var net = Array(repeating: Int64(0), count: maximumMonthIndex + 1)
+    }
+
+    private let months: [ReportPeriod]
+    private let calendar: ReportCalendar
+    private var cohorts: [Key: Cohort] = [:]
+
+    /// An empty report whose cohort months are `months` (from the first paid purchase through `D`'s).
+    public init(months: [ReportPeriod], calendar: ReportCalendar) {
+        self.months = months
+        self.calendar = calendar
+    }
+
+    /// Adds `timeline` (a sale with a paid transaction) with its `events` (``SubscriptionTimeline/moneyEvents(_:)``).
+    public mutating func add(_ events: [MoneyEvent], of timeline: SubscriptionTimeline, context: MoneyContext) {
+        guard timeline.isSale, let firstIndex = timeline.transactions.firstIndex(where: \.isPaid) else { return }
+        let first = timeline.transactions[firstIndex]
+        guard let month = ReportPeriod.index(containing: first.purchaseDate, in: months) else { return }
+        let currency = context.rowCurrency(first.currency)
+        let key = Key(
+            month: month,
+            product: ProductCurrency(product: ProductPlan(productId: first.productId, billingPlanType: nil), currency: currency))
+        var cohort = cohorts[key] ?? Cohort()
+        cohort.size += 1
+        // Without conversion only amounts in F's currency count.
+        let counted = events.filter { event in
+            event.amount != nil && event.instant >= first.purchaseDate
+                && (context.rates != nil || timeline.transactions[event.transaction].currency == first.currency)
+        }
+        for k in 0...Self.maximumMonthIndex {
+            let end = calendar.addingMonths(Int64(k + 1), to: first.purchaseDate)
+            guard end <= calendar.asOf else { break }
+            cohort.eligible[k] += 1
+            for event in counted where event.instant < end {
+                let amount = event.amount ?? 0
+                cohort.net[k] &+= event.kind == .refund ? -amount : amount
+            }
+        }
+        cohorts[key] = cohort
+    }
+
+    /// The rows (cohort month, product, currency, month index), sorted by key.
+    public func rows() -> [[String?]] {
+        let keys = cohorts.keys.sorted { a, b in a.month != b.month ? a.month < b.month : ProductCurrency.precedes(a.product, b.product) }
+        var rows: [[String?]] = []
+        for key in keys {
+            guard let cohort = cohorts[key] else { continue }
+            for k in 0...Self.maximumMonthIndex {
+                let eligible = cohort.eligible[k]
+                rows.append([
+                    months[key.month].label, key.product.product.productId, key.product.currency, String(k), String(cohort.size),
+                    String(eligible), String(cohort.net[k]),
+                    eligible == 0 ? nil : String(MoneyMath.rounded(Int128(cohort.net[k]), over: Int128(eligible))),
+                ])
+            }
+        }
+        return rows
+    }
+}
