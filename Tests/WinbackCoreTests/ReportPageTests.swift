@@ -148,6 +148,31 @@ import WinbackTestSupport
         #expect(rows.map { $0["active_end"] } == rows.map { _ in content.churnMonthly.first { $0[0] == last }?[5] ?? "" })
     }
 
+    /// The money section's figures are the sums of the month's `revenue_monthly` and `mrr_monthly` rows;
+    /// without a reporting currency the page says how to get one.
+    @Test func moneyFiguresSumTheMonthsRows() {
+        var content = Self.content()
+        #expect(ReportPage.render(content).contains("Set report.currency"))
+        content.currency = "USD"
+        content.revenueMonthly = [
+            ["2026-10", "a", "USD", "2", "19980", "1", "9990", "9990", "5000", "0", "0"],
+            ["2026-10", "b", "USD", "1", "4990", "0", "0", "4990", "3493", "1", "1"],
+            ["2026-11", "a", "USD", "1", "9990", "0", "0", "9990", "6993", "0", "0"],
+        ]
+        content.mrrMonthly = [
+            ["2026-10", "a", nil, "USD", "3", "30000", "10000", "0"], ["2026-10", "b", "MONTHLY", "USD", "1", "4990", "4990", "0"],
+        ]
+        content.ltvCohorts = [["2026-09", "a", "USD", "0", "2", "2", "19980", "9990"], ["2026-09", "a", "USD", "1", "2", "0", "0", nil]]
+        let html = ReportPage.render(content)
+        let figures = [
+            ("gross", "24970"), ("refunds", "9990"), ("net", "14980"), ("proceeds", "8493"), ("mrrEnd", "34990"), ("arppu", "8748"),
+        ].map { "data-column=\"\($0.0)\" data-value=\"\($0.1)\"" }
+        #expect(figures.filter { !html.contains($0) } == [])
+        #expect(html.contains(">24.97 USD<") && html.contains(">8.75 USD<"))
+        #expect(html.contains("1 transactions without a price and 1 charges or refunds without an exchange rate"))
+        #expect(html.contains("Lifetime value per cohort"))
+    }
+
     @Test func unsignedRunIsCalledOutOnThePage() {
         var content = Self.content()
         content.offersSigned = false

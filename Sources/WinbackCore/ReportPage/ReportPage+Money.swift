@@ -83,6 +83,20 @@ extension ReportPage {
             categories: months, series: mrrSeries, isStacked: false, xTitle: "Month (the last one ends at as-of)", yTitle: currency,
             isCount: true
         ).rendered(label: "MRR at the end of each month")
+        let arppuSeries = [
+            ChartSeries(
+                name: "ARPPU", color: ChartPalette.category(2),
+                values: months.map { month in
+                    mrrByMonth[month].flatMap {
+                        $0.active == 0 ? nil : Double(MoneyMath.rounded(Int128($0.mrr), over: Int128($0.active))) / 1000
+                    }
+                })
+        ]
+        html += "<h3>Average revenue per paying subscriber (MRR ÷ active paid)</h3>"
+        html += VerticalBarChart(
+            categories: months, series: arppuSeries, isStacked: false, xTitle: "Month (the last one ends at as-of)", yTitle: currency,
+            isCount: true
+        ).rendered(label: "ARPPU at the end of each month")
         html += ltvChart(content, currency: currency)
         return html
     }
