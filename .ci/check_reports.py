@@ -36,6 +36,8 @@ def main(directory: str) -> int:
                 if column["type"] not in checks:
                     continue
                 condition, expected = checks[column["type"]]
+                if column["name"].startswith("lift"):  # a difference of two rates
+                    condition, expected = "{c} < -1 OR {c} > 1", "in [-1, 1]"
                 bad = con.execute(f"SELECT count(*) FROM report WHERE {condition.format(c=column['name'])}").fetchone()[0]
                 if bad:
                     print(f"FAIL {output['name']}: {bad} values of {column['name']} are not {expected}")

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import WinbackCore
 import WinbackTestSupport
 
 @testable import WinbackJobs
@@ -17,7 +18,8 @@ import WinbackTestSupport
         StoredSelection(
             campaignId: "winback", accountKey: "0f3c…é", asOf: "2026-11-19", originalTransactionId: "2000000000000001",
             variant: "treatment", nonce: "5b6c1a2e-0000-4000-8000-000000000001", timestampMilliseconds: 1_763_510_400_123,
-            row: "winback,0f3c…é,2000000000000001,treatment\n", payload: #"{"campaignId":"winback","note":"quote \" and \\ kept"}"#),
+            row: "winback,0f3c…é,2000000000000001,treatment\n", payload: #"{"campaignId":"winback","note":"quote \" and \\ kept"}"#,
+            audience: "win_back", offerIdentifier: "winback.monthly.50off"),
         StoredSelection(
             campaignId: "winback", accountKey: "2000000000000002", asOf: "2026-11-19", originalTransactionId: "2000000000000002",
             variant: "holdout", nonce: nil, timestampMilliseconds: nil, row: "", payload: nil),
@@ -30,6 +32,39 @@ import WinbackTestSupport
         let stored = try ledger.selections(campaign: "winback", asOf: "2026-11-19")
         #expect(stored == Self.selections.sorted { $0.accountKey.utf8.lexicographicallyPrecedes($1.accountKey.utf8) })
         #expect(stored.first { $0.variant == "holdout" }?.row == "", "an empty row is stored as '', not NULL")
+    }
+
+    /// A ledger written by the previous version (schema v1: no audience or offer columns) is migrated when
+    /// opened: both are read back from the eligible_accounts row each selection kept, so the outcomes of
+    /// its campaigns can still be measured.
+    @Test func aVersionOneLedgerGainsAudienceAndOfferFromItsRows() throws {
+        let directory = try CommandRunner.temporaryDirectory("ledger-v1")
+        let path = directory.appendingPathComponent("ledger.sqlite").path
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try OfferLedger.migrator.migrate(queue, upTo: "v1")
+            try queue.write { db in
+                try db.execute(sql: "INSERT INTO runs (as_of, started_at) VALUES ('2026-11-01', 'x')")
+                for (account, variant, offer) in [("a", "treatment", "\"wb,1\""), ("b", "holdout", ""), ("c", "treatment", "wb2")] {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO selections (campaign_id, account_key, as_of, original_transaction_id, variant, row, run_id)
+                            VALUES ('winback', ?, '2026-11-01', ?, ?, ?, 1)
+                            """,
+                        arguments: [
+                            account, "o-" + account, variant,
+                            "winback,\(account),o-\(account),\(variant),win_back,p,\(offer),40,10,,voluntary\n",
+                        ])
+                }
+            }
+        }
+        let ledger = try OfferLedger(path: path)
+        let cohorts = try ledger.cohorts(from: "2026-10-01", until: "2026-11-02") { _ in 7 }
+        #expect(cohorts.count == 1)
+        #expect(cohorts.first?.audience == "win_back" && cohorts.first?.selectedOn == "2026-11-01" && cohorts.first?.windowStart == 7)
+        #expect(cohorts.first?.members.map(\.offerIdentifier) == ["wb,1", nil, "wb2"])
+        #expect(cohorts.first?.members.map(\.variant) == [.treatment, .holdout, .treatment])
+        #expect(try ledger.cohorts(from: "2026-11-02", until: "2026-12-01") { _ in 7 }.isEmpty)
     }
 
     @Test func aSecondSelectionOfTheSameAccountAndDayIsRefused() throws {

@@ -68,7 +68,8 @@ import WinbackTestSupport
         let names = try FileManager.default.contentsOfDirectory(atPath: published.path).sorted()
         #expect(
             names == [
-                "_SUCCESS", "_manifest.json", "churn_daily.csv.gz", "churn_monthly.csv.gz", "eligible_accounts.csv.gz",
+                "_SUCCESS", "_manifest.json", "campaign_outcomes.csv.gz", "churn_daily.csv.gz", "churn_monthly.csv.gz",
+                "eligible_accounts.csv.gz",
                 "events_daily.csv.gz",
                 "expiration_reasons.csv.gz", "ltv_cohorts.csv.gz", "mrr_monthly.csv.gz", "offer_usage.csv.gz", "offers.ndjson.gz",
                 "rejects.ndjson.gz", "report.html", "retention_cohorts.csv.gz", "revenue_daily.csv.gz", "revenue_monthly.csv.gz",

@@ -20,6 +20,47 @@ public enum CSVFormat {
         output.append(0x0A)
     }
 
+    /// The fields of one line written by ``line(_:)`` (its newline optional): empty fields are `nil`,
+    /// quoted fields unquoted. The inverse of ``line(_:)``, for rows the ledger keeps.
+    public static func fields(of line: String) -> [String?] {
+        var fields: [String?] = []
+        var current: [UInt8] = []
+        var isQuoted = false
+        var wasQuoted = false
+        let bytes = Array(line.utf8)
+        var index = 0
+        func finish() {
+            fields.append(current.isEmpty && !wasQuoted ? nil : String(decoding: current, as: UTF8.self))
+            current = []
+            wasQuoted = false
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if isQuoted {
+                if byte == 0x22, index + 1 < bytes.count, bytes[index + 1] == 0x22 {
+                    current.append(0x22)
+                    index += 1
+                } else if byte == 0x22 {
+                    isQuoted = false
+                } else {
+                    current.append(byte)
+                }
+            } else if byte == 0x22 {
+                isQuoted = true
+                wasQuoted = true
+            } else if byte == 0x2C {
+                finish()
+            } else if byte == 0x0A, index == bytes.count - 1 {
+                break
+            } else {
+                current.append(byte)
+            }
+            index += 1
+        }
+        finish()
+        return fields
+    }
+
     /// Appends one field's bytes, quoted if they need it (no separator).
     static func appendField(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         guard bytes.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) else {

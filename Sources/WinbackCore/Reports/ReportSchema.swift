@@ -91,6 +91,16 @@ public struct ReportSchema: Sendable {
             ("cohort_size", .integer),
             ("eligible", .integer), ("cumulative_net", .money), ("ltv", .money),
         ])
+    /// `campaign_outcomes.csv.gz`: what earlier selections achieved, treatment against holdout (SPEC §12).
+    public static let campaignOutcomes = ReportSchema(
+        name: "campaign_outcomes.csv.gz",
+        columns: [
+            ("campaign_id", .string), ("selected_on", .date), ("window_days", .integer), ("audience", .string),
+            ("offer_identifier", .string), ("mature", .boolean), ("treatment_accounts", .integer), ("treatment_redeemed", .integer),
+            ("treatment_converted", .integer), ("treatment_rate", .rate), ("holdout_accounts", .integer), ("holdout_redeemed", .integer),
+            ("holdout_converted", .integer), ("holdout_rate", .rate), ("lift", .rate), ("lift_ci_low", .rate),
+            ("lift_ci_high", .rate), ("treatment_net", .money), ("holdout_net", .money), ("currency", .currency),
+        ])
     /// `eligible_accounts.csv.gz`: the accounts each campaign selected today.
     public static let eligibleAccounts = ReportSchema(
         name: "eligible_accounts.csv.gz",

@@ -92,7 +92,8 @@ struct CampaignStage {
             var selection = StoredSelection(
                 campaignId: campaign.id, accountKey: accounts[index].accountKey, asOf: asOf,
                 originalTransactionId: accounts[index].originalTransactionId, variant: variant.rawValue, nonce: nil,
-                timestampMilliseconds: nil, row: row, payload: nil)
+                timestampMilliseconds: nil, row: row, payload: nil, audience: campaign.audience.rawValue,
+                offerIdentifier: accounts[index].offerIdentifier)
             if variant == .holdout { counts.holdout += 1 } else { counts.treatment += 1 }
             if let offer {
                 selection.nonce = offer.nonce

@@ -4,7 +4,7 @@ import GRDBSQLite
 /// Inserts a day's selections inside the write transaction opened by ``OfferLedger/recordDay(asOf:startedAt:_:)``.
 ///
 /// Values are bound to the prepared insert with SQLite's own calls rather than through GRDB's
-/// `StatementArguments`, which box each of the ten values in an existential and copy each string into a
+/// `StatementArguments`, which box each of the twelve values in an existential and copy each string into a
 /// C string first.
 struct DayRecorder {
     let runId: Int64
@@ -16,8 +16,9 @@ struct DayRecorder {
         self.database = database
         insert = try database.cachedStatement(
             sql: """
-                INSERT INTO selections (campaign_id, account_key, as_of, original_transaction_id, variant, nonce, timestamp_ms, row, payload, run_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO selections (campaign_id, account_key, as_of, original_transaction_id, variant, nonce, timestamp_ms, row, payload, run_id,
+                                        audience, offer_identifier)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
     }
 
@@ -41,6 +42,8 @@ struct DayRecorder {
             code |= Self.bind(selections[index].row, at: 8, to: statement)
             code |= Self.bind(selections[index].payload, at: 9, to: statement)
             code |= sqlite3_bind_int64(statement, 10, runId)
+            code |= Self.bind(selections[index].audience, at: 11, to: statement)
+            code |= Self.bind(selections[index].offerIdentifier, at: 12, to: statement)
             // SQLITE_OK is 0: any failed bind leaves a bit set.
             guard code == SQLITE_OK, sqlite3_step(statement) == SQLITE_DONE else {
                 throw DatabaseError(

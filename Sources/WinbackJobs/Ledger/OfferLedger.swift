@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import WinbackCore
 import WinbackIO
 
 /// The offer ledger (SPEC §7): an SQLite database of runs and selected accounts, created on first use and
@@ -60,7 +61,28 @@ public final class OfferLedger {
                     CREATE INDEX selections_by_day ON selections(campaign_id, as_of);
                     """)
         }
+        // v2 (SPEC §12): each selection names its audience and offer, so campaign outcomes can be measured
+        // from the ledger alone; a v1 ledger gets them from the eligible_accounts row it kept.
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: "ALTER TABLE selections ADD COLUMN audience TEXT")
+            try db.execute(sql: "ALTER TABLE selections ADD COLUMN offer_identifier TEXT")
+            let rows = try Row.fetchAll(db, sql: "SELECT rowid, row FROM selections")
+            for row in rows {
+                let fields = CSVFormat.fields(of: row["row"])
+                try db.execute(
+                    sql: "UPDATE selections SET audience = ?, offer_identifier = ? WHERE rowid = ?",
+                    arguments: [Self.field(fields, "audience"), Self.field(fields, "offer_identifier"), row["rowid"] as Int64])
+            }
+        }
         return migrator
+    }
+
+    /// The value of `column` in a row of ``ReportSchema/eligibleAccounts``.
+    static func field(_ fields: [String?], _ column: String) -> String? {
+        guard let index = ReportSchema.eligibleAccounts.columns.firstIndex(where: { $0.name == column }), index < fields.count else {
+            return nil
+        }
+        return fields[index]
     }
 
     private func wrap<T>(_ body: () throws -> T) throws(JobError) -> T {
@@ -103,7 +125,8 @@ public final class OfferLedger {
                     StoredSelection(
                         campaignId: row["campaign_id"], accountKey: row["account_key"], asOf: row["as_of"],
                         originalTransactionId: row["original_transaction_id"], variant: row["variant"], nonce: row["nonce"],
-                        timestampMilliseconds: row["timestamp_ms"], row: row["row"], payload: row["payload"])
+                        timestampMilliseconds: row["timestamp_ms"], row: row["row"], payload: row["payload"], audience: row["audience"],
+                        offerIdentifier: row["offer_identifier"])
                 }
             }
         }
@@ -117,6 +140,38 @@ public final class OfferLedger {
                     try String.fetchAll(
                         db, sql: "SELECT DISTINCT account_key FROM selections WHERE campaign_id = ? AND as_of >= ? AND as_of < ?",
                         arguments: [campaign, from, until]))
+            }
+        }
+    }
+
+    /// The cohorts selected on days `S` with `from ≤ S < until` (dates `YYYY-MM-DD`), by campaign and day;
+    /// `windowStart` gives `T_S` for a day.
+    public func cohorts(from: String, until: String, windowStart: (String) -> Int64) throws(JobError) -> [CampaignCohort] {
+        try wrap {
+            try queue.read { db in
+                let rows = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT campaign_id, as_of, original_transaction_id, variant, audience, offer_identifier FROM selections
+                        WHERE as_of >= ? AND as_of < ? ORDER BY campaign_id, as_of, account_key
+                        """, arguments: [from, until])
+                var cohorts: [CampaignCohort] = []
+                while let row = try rows.next() {
+                    let campaign: String = row["campaign_id"]
+                    let day: String = row["as_of"]
+                    if cohorts.last?.campaignId != campaign || cohorts.last?.selectedOn != day {
+                        cohorts.append(
+                            CampaignCohort(
+                                campaignId: campaign, selectedOn: day, windowStart: windowStart(day), audience: row["audience"] ?? "",
+                                members: []))
+                    }
+                    let variant = EligibleAccount.Variant(rawValue: row["variant"]) ?? .treatment
+                    cohorts[cohorts.count - 1].members.append(
+                        CampaignCohort.Member(
+                            originalTransactionId: row["original_transaction_id"], variant: variant,
+                            offerIdentifier: row["offer_identifier"]))
+                }
+                return cohorts
             }
         }
     }

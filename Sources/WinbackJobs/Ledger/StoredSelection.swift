@@ -18,4 +18,8 @@ public struct StoredSelection: Sendable, Equatable {
     public var row: String
     /// The `offers.ndjson` line (without newline), when an offer was signed.
     public var payload: String?
+    /// The campaign's audience raw value (`win_back`, …), for measuring outcomes (SPEC §12).
+    public var audience: String? = nil
+    /// The offer the account was selected for, if any.
+    public var offerIdentifier: String? = nil
 }

@@ -108,6 +108,7 @@ public enum RunJob {
             (.revenueDaily, reports.money.revenueDaily.rows()),
             (.mrrMonthly, reports.money.mrr.rows()),
             (.ltvCohorts, reports.money.ltv.rows()),
+            (.campaignOutcomes, try campaignOutcomes(model, context)),
         ]
         for (schema, rows) in tables {
             let writer = try ReportFileWriter(directory: context.temporary, schema: schema, isCSV: true)
@@ -117,6 +118,25 @@ public enum RunJob {
         phase.advance(by: outputs.reduce(0) { $0 + $1.rows })
         phase.finish()
         return reports
+    }
+
+    /// `campaign_outcomes` (SPEC §12): the ledger's cohorts selected in the 365 days before `D`, measured on
+    /// today's model. Empty without campaigns (no ledger).
+    static func campaignOutcomes(_ model: SubscriptionModel, _ context: RunContext) throws -> [[String?]] {
+        guard let ledger = context.ledger else { return [] }
+        let calendar = context.calendar
+        let cohorts = try ledger.cohorts(from: InstantFormat.date(days: calendar.asOfDayNumber - 365), until: calendar.asOfLabel) { day in
+            guard let (year, month, dayOfMonth) = ReportCalendar.parseDate(day) else { return calendar.asOf }
+            return calendar.startOfDay(year: year, month: month, day: dayOfMonth + 1)
+        }
+        guard !cohorts.isEmpty else { return [] }
+        let wanted = Set(cohorts.flatMap { $0.members.map(\.originalTransactionId) })
+        var timelines: [String: SubscriptionTimeline] = [:]
+        for timeline in model.timelines {
+            let id = timeline.originalTransactionId
+            if wanted.contains(id) { timelines[id] = timeline }
+        }
+        return CampaignOutcomesReport.rows(cohorts, timelines: timelines, asOf: calendar.asOf, context: context.money)
     }
 
     /// What the campaigns stage leaves for publishing.

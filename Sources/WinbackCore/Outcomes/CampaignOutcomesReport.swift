@@ -1,0 +1,154 @@
+/// `campaign_outcomes` (SPEC §12): per campaign, selection day and window, how often the treated accounts
+/// came back (or renewed, or paid) against the holdout, with the lift's 95 % Newcombe interval.
+///
+/// For a cohort selected on `S`, window `w` ∈ {7, 30, 60, 90} days is `[T_S, min(T_S + w days, T))`, and
+/// `mature` when it has ended by `T`. An account (through the subscription it was selected with):
+/// - **converted**: a paid transaction (not a free trial) not revoked before `T`, purchased in the window,
+///   starting a period the customer chose (not a later instalment of a commitment, billing period > 1);
+/// - **redeemed**: a transaction in the window with the selection's offer identifier and offer type 2
+///   (promotional) or 4 (win-back).
+///
+/// `lift = treatment_rate − holdout_rate` (exact, rounded once); `treatment_net` / `holdout_net` are the
+/// variants' charges minus refunds dated in the window, in the reporting currency. Each campaign also gets,
+/// per window, a pooled row (empty `selected_on`) summing its mature cohorts.
+///
+/// Example: 56 of 70 treated and 48 of 80 held out converted: rates 0.8 and 0.6, lift 0.2, interval
+/// 0.052427 to 0.333874.
+public enum CampaignOutcomesReport {
+    /// The windows, in days.
+    public static let windows: [Int64] = [7, 30, 60, 90]
+
+    /// The counts of one variant in one window.
+    public struct VariantCounts: Sendable, Equatable {
+        /// Accounts selected.
+        public var accounts = 0
+        /// Of them, those who redeemed the offer in the window.
+        public var redeemed = 0
+        /// Of them, those who converted in the window.
+        public var converted = 0
+        /// Charges minus refunds of their subscriptions dated in the window (reporting currency, milliunits).
+        public var net: Int64 = 0
+
+        mutating func add(_ other: VariantCounts) {
+            accounts += other.accounts
+            redeemed += other.redeemed
+            converted += other.converted
+            net &+= other.net
+        }
+    }
+
+    /// The rows of `campaign_outcomes.csv.gz`, sorted by campaign, selection day (pooled rows first) and window.
+    /// `timelines` holds at least the cohorts' subscriptions by `originalTransactionId`; `asOf` is `T`.
+    public static func rows(
+        _ cohorts: [CampaignCohort], timelines: [String: SubscriptionTimeline], asOf: Int64, context: MoneyContext
+    ) -> [[String?]] {
+        let currency = context.settings.currency
+        var rows: [(campaign: String, day: String, window: Int64, row: [String?])] = []
+        var pooled: [String: [Int64: (treatment: VariantCounts, holdout: VariantCounts, cohorts: [CampaignCohort])]] = [:]
+        for cohort in cohorts {
+            for window in windows {
+                let end = min(cohort.windowStart + window * InstantFormat.day, asOf)
+                let mature = cohort.windowStart + window * InstantFormat.day <= asOf
+                var treatment = VariantCounts()
+                var holdout = VariantCounts()
+                for member in cohort.members {
+                    var counts = VariantCounts()
+                    counts.accounts = 1
+                    if let timeline = timelines[member.originalTransactionId] {
+                        let range = cohort.windowStart..<end
+                        counts.converted = converts(timeline, in: range) ? 1 : 0
+                        counts.redeemed = redeems(timeline, offer: member.offerIdentifier, in: range) ? 1 : 0
+                        if currency != nil { counts.net = net(timeline, in: range, context: context) }
+                    }
+                    if member.variant == .treatment { treatment.add(counts) } else { holdout.add(counts) }
+                }
+                rows.append(
+                    (
+                        cohort.campaignId, cohort.selectedOn, window,
+                        row(
+                            cohort.campaignId, selectedOn: cohort.selectedOn, window: window, audience: cohort.audience,
+                            offer: cohort.offerIdentifier, mature: mature, treatment, holdout, currency: currency)
+                    ))
+                if mature {
+                    var entry = pooled[cohort.campaignId, default: [:]][window] ?? (VariantCounts(), VariantCounts(), [])
+                    entry.treatment.add(treatment)
+                    entry.holdout.add(holdout)
+                    entry.cohorts.append(cohort)
+                    pooled[cohort.campaignId, default: [:]][window] = entry
+                }
+            }
+        }
+        for (campaign, byWindow) in pooled {
+            for (window, entry) in byWindow {
+                // The pooled row names the audience and offer when its cohorts agree on them.
+                let audiences = Set(entry.cohorts.map(\.audience))
+                let offers = Set(entry.cohorts.map(\.offerIdentifier))
+                rows.append(
+                    (
+                        campaign, "", window,
+                        row(
+                            campaign, selectedOn: nil, window: window, audience: audiences.count == 1 ? audiences.first : nil,
+                            offer: offers.count == 1 ? offers.first ?? nil : nil, mature: true, entry.treatment, entry.holdout,
+                            currency: currency)
+                    ))
+            }
+        }
+        rows.sort { a, b in
+            if a.campaign != b.campaign { return CodePointOrder.less(a.campaign, b.campaign) }
+            if a.day != b.day { return a.day < b.day }
+            return a.window < b.window
+        }
+        return rows.map(\.row)
+    }
+
+    /// Whether the subscription converted in `window`.
+    static func converts(_ timeline: SubscriptionTimeline, in window: Range<Int64>) -> Bool {
+        timeline.transactions.indices.contains { index in
+            let transaction = timeline.transactions[index]
+            return transaction.isPaid && timeline.revocation(index) == nil && window.contains(transaction.purchaseDate)
+                && (transaction.commitmentBillingPeriodNumber ?? 1) <= 1
+        }
+    }
+
+    /// Whether the subscription redeemed `offer` (as a promotional or win-back offer) in `window`.
+    static func redeems(_ timeline: SubscriptionTimeline, offer: String?, in window: Range<Int64>) -> Bool {
+        guard let offer else { return false }
+        return timeline.transactions.contains { transaction in
+            window.contains(transaction.purchaseDate) && transaction.offerIdentifier == offer
+                && (transaction.offerType == OfferType.promotionalOffer.rawValue
+                    || transaction.offerType == OfferType.winBackOffer.rawValue)
+        }
+    }
+
+    /// Charges minus refunds of the subscription dated in `window`, converted (unconverted ones left out).
+    static func net(_ timeline: SubscriptionTimeline, in window: Range<Int64>, context: MoneyContext) -> Int64 {
+        timeline.moneyEvents(context).reduce(0) { total, event in
+            guard window.contains(event.instant), let amount = event.amount, event.kind != .unpriced else { return total }
+            return event.kind == .refund ? total &- amount : total &+ amount
+        }
+    }
+
+    static func row(
+        _ campaign: String, selectedOn: String?, window: Int64, audience: String?, offer: String?, mature: Bool,
+        _ treatment: VariantCounts, _ holdout: VariantCounts, currency: String?
+    ) -> [String?] {
+        var lift: String? = nil
+        var low: String? = nil
+        var high: String? = nil
+        if treatment.accounts > 0, holdout.accounts > 0,
+            let interval = ProportionInterval.newcombe(treatment.converted, of: treatment.accounts, holdout.converted, of: holdout.accounts)
+        {
+            let numerator = Int128(treatment.converted) * Int128(holdout.accounts) - Int128(holdout.converted) * Int128(treatment.accounts)
+            lift = RateFormat.format(numerator, over: Int128(treatment.accounts) * Int128(holdout.accounts))
+            low = RateFormat.format(interval.low)
+            high = RateFormat.format(interval.high)
+        }
+        return [
+            campaign, selectedOn, String(window), audience, offer, mature ? "true" : "false", String(treatment.accounts),
+            String(treatment.redeemed), String(treatment.converted), RateFormat.format(treatment.converted, treatment.accounts),
+            String(holdout.accounts), String(holdout.redeemed), String(holdout.converted),
+            RateFormat.format(holdout.converted, holdout.accounts),
+            lift, low, high, currency == nil ? nil : String(treatment.net), currency == nil ? nil : String(holdout.net), currency,
+        ]
+    }
+}
