@@ -173,6 +173,32 @@ import WinbackTestSupport
         #expect(html.contains("Lifetime value per cohort"))
     }
 
+    /// Each campaign's pooled 30-day lift in words: a number with its interval, "no measurable effect yet"
+    /// when the interval contains zero, "no holdout, no lift" without a holdout.
+    @Test func outcomesSayWhatTheLiftMeans() {
+        var content = Self.content()
+        #expect(ReportPage.render(content).contains("No earlier selection to measure yet"))
+        func row(_ campaign: String, _ day: String?, _ window: String, _ t: (String, String), _ h: (String, String), _ lift: [String?])
+            -> [String?]
+        {
+            [campaign, day, window, "win_back", "wb", "true", t.0, "0", t.1, nil, h.0, "0", h.1, nil] + lift + [nil, nil, nil]
+        }
+        content.campaignOutcomes = [
+            row("a", nil, "30", ("70", "56"), ("80", "48"), ["0.200000", "0.052427", "0.333874"]),
+            row("a", "2026-10-01", "30", ("70", "56"), ("80", "48"), ["0.200000", "0.052427", "0.333874"]),
+            row("b", nil, "30", ("10", "3"), ("10", "2"), ["0.100000", "-0.254000", "0.430000"]),
+            row("b", "2026-10-01", "30", ("10", "3"), ("10", "2"), ["0.100000", "-0.254000", "0.430000"]),
+            row("c", "2026-10-01", "30", ("12", "4"), ("0", "0"), [nil, nil, nil]),
+        ]
+        let html = ReportPage.render(content)
+        #expect(html.contains(#"<span data-column="lift" data-value="0.200000">20.0 points (95 % interval 5.2 to 33.4)</span>"#))
+        #expect(html.contains("a measurable lift"))
+        #expect(html.contains("<b>b</b>: <span data-column=\"lift\" data-value=\"0.100000\">"))
+        #expect(html.contains("no measurable effect yet (the interval contains zero)"))
+        #expect(html.contains("<b>c</b>: no holdout, no lift"))
+        #expect(html.contains("id=\"outcomes-table\""))
+    }
+
     @Test func unsignedRunIsCalledOutOnThePage() {
         var content = Self.content()
         content.offersSigned = false

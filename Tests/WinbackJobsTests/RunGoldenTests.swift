@@ -10,11 +10,15 @@ import WinbackTestSupport
 /// files and fails the test, so nothing is accepted silently.
 @Suite(.serialized) struct RunGoldenTests {
     static let asOf = "2026-11-19"
+    /// The days `jobs/campaign-history.sh` runs before the sample day.
+    static let historyDays = SubscriptionSimulator.campaignHistory.map { InstantFormat.date(days: $0 / InstantFormat.day) }
     static var goldenDirectory: URL { Fixtures.packageRoot.appendingPathComponent("Tests/Golden/sample-\(asOf)") }
     static var sampleConfig: String { Fixtures.packageRoot.appendingPathComponent("jobs/sample.json").path }
 
     /// A run with a fixed clock (2026-11-26T06:00:00Z) and sequential nonces, into `output` with its own ledger.
-    static func run(into output: URL, ledger: URL? = nil, signingChunkSize: Int? = nil) async throws -> RunJob.Outcome {
+    static func run(into output: URL, ledger: URL? = nil, signingChunkSize: Int? = nil, asOf: String = asOf) async throws
+        -> RunJob.Outcome
+    {
         let nonces = SequentialNonce()
         var options = RunOptions(
             configPath: sampleConfig, asOf: asOf, outputOverride: output.path,
@@ -58,10 +62,21 @@ import WinbackTestSupport
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// `jobs/campaign-history.sh` runs the days the sample data was made for, then the sample day.
+    @Test func theHistoryScriptRunsTheSimulatedDays() throws {
+        let script = try String(
+            contentsOf: Fixtures.packageRoot.appendingPathComponent("jobs/campaign-history.sh"), encoding: .utf8)
+        #expect(script.contains("for day in " + (Self.historyDays + [Self.asOf]).joined(separator: " ") + "; do"))
+    }
+
     /// Also with offers signed 5 accounts at a time (campaigns here have up to 84), which must not change a byte.
     @Test(arguments: [nil, 5])
     func sampleRunMatchesTheGoldenFiles(signingChunkSize: Int?) async throws {
         let output = try CommandRunner.temporaryDirectory("golden-\(signingChunkSize ?? 0)")
+        // The sample's campaign history (jobs/campaign-history.sh) first, so campaign_outcomes has cohorts.
+        for day in Self.historyDays {
+            #expect(try await Self.run(into: output, signingChunkSize: signingChunkSize, asOf: day).exitCode == 0)
+        }
         let outcome = try await Self.run(into: output, signingChunkSize: signingChunkSize)
         #expect(outcome.exitCode == 0)
         let published = output.appendingPathComponent("dt=\(Self.asOf)")

@@ -383,6 +383,7 @@ extension ReportPage {
                     [.label(campaign.id, column: "campaignId")] + measures.map { .count($0.value(campaign), column: $0.column) }
                 }
             ).rendered
+        html += outcomesPart(content)
         return html
     }
 

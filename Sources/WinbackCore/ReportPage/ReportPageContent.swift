@@ -73,6 +73,8 @@ public struct ReportPageContent: Sendable {
     public var mrrMonthly: [[String?]] = []
     /// Rows of `ltv_cohorts.csv`.
     public var ltvCohorts: [[String?]] = []
+    /// Rows of `campaign_outcomes.csv`.
+    public var campaignOutcomes: [[String?]] = []
 
     /// The content of one page; `freshness` adds the stale banner when the data is stale.
     public init(

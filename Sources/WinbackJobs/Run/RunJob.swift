@@ -96,7 +96,8 @@ public enum RunJob {
         let subscriptions = try ReportFileWriter(directory: context.temporary, schema: .subscriptions, isCSV: true)
         for timeline in model.timelines { try subscriptions.write { SubscriptionsReport.append(timeline, to: &$0) } }
         outputs.append(try subscriptions.finish())
-        let reports = await concurrentReports
+        var reports = await concurrentReports
+        reports.campaignOutcomes = try campaignOutcomes(model, context)
         let tables: [(ReportSchema, [[String?]])] = [
             (.churnMonthly, reports.churnMonthlyRows),
             (.churnDaily, reports.churnDaily.rows(productGroups: model.productGroups)),
@@ -108,7 +109,7 @@ public enum RunJob {
             (.revenueDaily, reports.money.revenueDaily.rows()),
             (.mrrMonthly, reports.money.mrr.rows()),
             (.ltvCohorts, reports.money.ltv.rows()),
-            (.campaignOutcomes, try campaignOutcomes(model, context)),
+            (.campaignOutcomes, reports.campaignOutcomes),
         ]
         for (schema, rows) in tables {
             let writer = try ReportFileWriter(directory: context.temporary, schema: schema, isCSV: true)

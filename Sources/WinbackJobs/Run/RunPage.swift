@@ -30,6 +30,7 @@ enum RunPage {
         content.revenueMonthly = reports.money.revenueMonthly.rows()
         content.mrrMonthly = reports.money.mrr.rows()
         content.ltvCohorts = reports.money.ltv.rows()
+        content.campaignOutcomes = reports.campaignOutcomes
         return content
     }
 

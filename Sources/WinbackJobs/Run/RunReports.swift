@@ -23,6 +23,8 @@ public struct RunReports: Sendable {
     public var eventsDaily: [[String?]] = []
     /// Revenue, MRR and LTV (SPEC §11).
     public var money: MoneyReports
+    /// The rows of `campaign_outcomes.csv` (SPEC §12), as written.
+    public var campaignOutcomes: [[String?]] = []
 
     /// Computes the independent reports concurrently (they only read the model). Each report skips the
     /// Family Sharing timelines itself, so no filtered copy of the timelines is made.

@@ -144,7 +144,7 @@ public enum SampleDataJob {
               "rules": { "minPaidDays": 30, "minDaysSinceLapse": 7, "maxDaysSinceLapse": 365,
                          "lapseReasons": ["voluntary", "price_increase", "other", "unknown"],
                          "storefronts": null, "productIds": null },
-              "holdoutPercent": 10, "cooldownDays": 90, "maxOffers": 50000, "signatures": ["v2", "v1"] },
+              "holdoutPercent": 30, "cooldownDays": 90, "maxOffers": 50000, "signatures": ["v2", "v1"] },
             { "id": "winback-apple-eligible", "audience": "win_back",
               "offer": { "type": "win_back", "productId": "com.example.winback.monthly", "offerIdentifier": "winback.monthly.50off" },
               "rules": { "lapseReasons": ["voluntary"] },

@@ -1,4 +1,5 @@
 import WinbackCore
+import WinbackCrypto
 
 /// Simulates realistic subscription lifecycles up to an anchor instant: free trials and pay-as-you-go
 /// introductory offers, offer codes, promotional and win-back offers (with `offerPeriod`), renewals,
@@ -49,6 +50,31 @@ public struct SubscriptionSimulator {
         self.init(
             seed: seed, bundleId: SampleDataGenerator.bundleId, environment: SampleDataGenerator.environment,
             appAppleId: SampleDataGenerator.appAppleId, anchor: SampleDataGenerator.anchor)
+    }
+
+    /// The days of the sample's campaign history (`jobs/campaign-history.sh` runs each before the sample day):
+    /// weekly from 2026-10-01 to 2026-11-12, as epoch ms of their starts (UTC).
+    public static let campaignHistory: [Int64] = (0..<7).map { week in
+        (InstantFormat.days(year: 2026, month: 10, day: 1) + 7 * Int64(week)) * day
+    }
+
+    /// The campaign the history measures (`winback-voluntary` of the sample config, 30 % holdout).
+    static let historyCampaign = (id: "winback-voluntary", holdoutPercent: 30.0)
+
+    /// Whether, and when, an account whose voluntary lapse at `lapse` the history's first eligible day
+    /// selects comes back: within 20 days of the selection, a treated account with probability 0.35 and
+    /// Apple's win-back offer, a held-out one with 0.10 and no offer. `nil` for lapses the history does not
+    /// select (too recent, more than a year old, or after it).
+    private mutating func campaignComeback(lapse: Int64, accountKey: String) -> (date: Int64, withOffer: Bool)? {
+        // Selected on the first history day S with at least 7 days since the lapse at T = S + 1 day.
+        guard let selection = Self.campaignHistory.first(where: { $0 + Self.day - lapse >= 7 * Self.day }),
+            selection + Self.day - lapse <= 365 * Self.day
+        else { return nil }
+        let bucket = HoldoutHash.bucket("\(Self.historyCampaign.id):\(accountKey.lowercased())") % 10_000
+        let isTreated = Double(bucket) >= Self.historyCampaign.holdoutPercent * 100
+        guard random.chance(isTreated ? 0.6 : 0.1) else { return nil }
+        let date = selection + Self.day + random.int(in: 0...(20 * Self.day - 1))
+        return date < anchor ? (date, isTreated) : nil
     }
 
     /// `instant` plus `months` calendar months (UTC), clamping the day to the month's length.
@@ -251,6 +277,19 @@ public struct SubscriptionSimulator {
                     if churn == "voluntary", random.chance(0.6) {
                         eligibleWinBack =
                             random.chance(0.5) ? ["winback.monthly.50off", "winback.annual.1mfree"] : ["winback.monthly.50off"]
+                    }
+                    // A lapse the win-back campaign's history selects (its reasons): treated accounts come back more often.
+                    if ["voluntary", "price", "other"].contains(churn), !isFamily,
+                        let comeback = campaignComeback(lapse: expires, accountKey: token ?? originalTransactionId)
+                    {
+                        purchase = comeback.date
+                        recentStart = comeback.date
+                        reason = "PURCHASE"
+                        kind = comeback.withOffer ? .winBack(remaining: 3) : .regular
+                        lapsedIntent = nil
+                        autoRenew = 1
+                        eligibleWinBack = nil
+                        continue
                     }
                     if random.chance(0.25) {
                         let resubscribe = expires + random.int(in: 20...200) * Self.day
