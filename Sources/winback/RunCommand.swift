@@ -27,10 +27,14 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "No progress or log lines on stderr.")
     var quiet = false
 
+    @Flag(name: .customLong("no-store"), help: "Verify every input file again, without reading or writing the verified store.")
+    var noStore = false
+
     func run() async throws {
         try await CommandSupport.run(command: "run") {
             var options = RunOptions(configPath: config, asOf: asOf, outputOverride: out, isQuiet: quiet)
             options.isVerbose = verbose
+            options.usesStore = !noStore
             options.exitsAfterRun = true
             let outcome = try await RunJob.run(options)
             CommandSupport.writeStdout(outcome.summaryLine)

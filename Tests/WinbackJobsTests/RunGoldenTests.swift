@@ -16,15 +16,17 @@ import WinbackTestSupport
     static var sampleConfig: String { Fixtures.packageRoot.appendingPathComponent("jobs/sample.json").path }
 
     /// A run with a fixed clock (2026-11-26T06:00:00Z) and sequential nonces, into `output` with its own ledger.
-    static func run(into output: URL, ledger: URL? = nil, signingChunkSize: Int? = nil, asOf: String = asOf) async throws
-        -> RunJob.Outcome
-    {
+    static func run(
+        into output: URL, ledger: URL? = nil, signingChunkSize: Int? = nil, asOf: String = asOf, usesStore: Bool = true,
+        configPath: String = sampleConfig
+    ) async throws -> RunJob.Outcome {
         let nonces = SequentialNonce()
         var options = RunOptions(
-            configPath: sampleConfig, asOf: asOf, outputOverride: output.path,
+            configPath: configPath, asOf: asOf, outputOverride: output.path,
             ledgerOverride: (ledger ?? output.appendingPathComponent("ledger.sqlite")).path, isQuiet: true,
             now: { Date(timeIntervalSince1970: 1_795_672_800) }, nonce: { nonces.next() })
         if let signingChunkSize { options.signingChunkSize = signingChunkSize }
+        options.usesStore = usesStore
         return try await RunJob.run(options)
     }
 

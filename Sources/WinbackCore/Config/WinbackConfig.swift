@@ -16,6 +16,8 @@ public struct WinbackConfig: Sendable, Equatable {
     public var signing: SigningSettings?
     /// The SQLite offer ledger.
     public var ledger: String
+    /// The verified store's directory (SPEC §14); `nil`: `verified/` beside the ledger.
+    public var store: String? = nil
     /// The output directory; reports go to `<output>/dt=<D>/`.
     public var output: String
     /// Campaign objects (their keys are checked here; their rules are applied by the campaign stage).
@@ -30,7 +32,7 @@ public struct WinbackConfig: Sendable, Equatable {
             throw ConfigError(key: "(file)", message: "expected a JSON object, found invalid JSON: \(error)")
         }
         let reader = try ConfigObject(root, key: "")
-        try reader.allowOnly(["app", "inputs", "trust", "report", "signing", "ledger", "output", "campaigns"])
+        try reader.allowOnly(["app", "inputs", "trust", "report", "signing", "ledger", "store", "output", "campaigns"])
 
         let app = try ConfigObject(try reader.required("app"), key: "app")
         try app.allowOnly(["bundleId", "appAppleId", "environment"])
@@ -93,6 +95,7 @@ public struct WinbackConfig: Sendable, Equatable {
         }
 
         let ledger = try reader.string("ledger")
+        let store = try reader.optionalString("store")
         let output = try reader.string("output")
         guard case .array(let campaignElements) = try reader.required("campaigns") else {
             throw ConfigError(
@@ -110,6 +113,6 @@ public struct WinbackConfig: Sendable, Equatable {
             report: ReportSettings(
                 timeZone: timeZone, gracePeriodDays: Int(grace), maxRejectRate: maxRejectRate, maxDataLagDays: Int(maxDataLagDays),
                 maxLineBytes: Int(maxLineBytes), money: money),
-            signing: signing, ledger: ledger, output: output, campaigns: campaigns)
+            signing: signing, ledger: ledger, store: store, output: output, campaigns: campaigns)
     }
 }

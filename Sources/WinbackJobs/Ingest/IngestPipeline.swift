@@ -21,6 +21,10 @@ public struct IngestPipeline: Sendable {
     public var batchSize: Int
     /// The longest line or `.json` document held whole (`report.maxLineBytes`); a longer one is one rejection.
     public var maximumLineBytes: Int
+    /// Where unchanged files are replayed from and new ones recorded (SPEC §14); `nil` verifies everything.
+    public var store: VerifiedStore?
+    /// Told about damaged store entries (the file is verified again).
+    public var warn: @Sendable (String) -> Void = { _ in }
 
     /// A pipeline over `files`; `window` defaults to twice the cores.
     public init(
@@ -40,20 +44,26 @@ public struct IngestPipeline: Sendable {
         case records([RawRecord])
     }
 
-    /// Runs the ingest; `consume` sees every outcome in input order. Returns per-file stats.
-    /// Throws ``JobError/io`` for an unreadable file.
-    public func run(progress: PhaseProgress? = nil, consume: (RecordOutcome) throws -> Void) async throws -> [InputStats] {
+    /// Runs the ingest; `consume` sees every outcome in input order. Returns per-file stats and how many
+    /// files were replayed from the store. Throws ``JobError/io`` for an unreadable file.
+    public func run(progress: PhaseProgress? = nil, consume: (RecordOutcome) throws -> Void) async throws -> (
+        inputs: [InputStats], filesFromStore: Int
+    ) {
         var stats: [InputStats] = []
+        var filesFromStore = 0
         var firstError: (any Error)?
         let processor = self.processor
         try await withThrowingTaskGroup(of: (Int, [RecordOutcome]).self) { group in
             var submitted = 0
             var nextToEmit = 0
             var pending: [Int: [RecordOutcome]] = [:]
+            // Store entries being written: by the sequence of their file's last batch once it is known.
+            var writers: [(writer: VerifiedStoreWriter, firstSequence: Int, lastSequence: Int?, name: String?)] = []
 
             func receive(_ result: (Int, [RecordOutcome])) {
                 pending[result.0] = result.1
                 while let outcomes = pending.removeValue(forKey: nextToEmit) {
+                    let sequence = nextToEmit
                     nextToEmit += 1
                     guard firstError == nil else { continue }
                     do {
@@ -62,6 +72,24 @@ public struct IngestPipeline: Sendable {
                     } catch {
                         firstError = error
                     }
+                    record(outcomes, sequence: sequence)
+                }
+            }
+
+            /// Hands a batch's outcomes to the entry of its file; completes the entry after the file's last batch.
+            func record(_ outcomes: [RecordOutcome], sequence: Int) {
+                guard
+                    let index = writers.firstIndex(where: { $0.firstSequence <= sequence && $0.lastSequence.map { sequence <= $0 } ?? true }
+                    )
+                else { return }
+                writers[index].writer.append(outcomes)
+                finishWriters()
+            }
+
+            func finishWriters() {
+                while let first = writers.first, let last = first.lastSequence, let name = first.name, last < nextToEmit {
+                    first.writer.finish(name: name)
+                    writers.removeFirst()
                 }
             }
 
@@ -72,12 +100,26 @@ public struct IngestPipeline: Sendable {
                 group.addTask { (sequence, await Self.work(batch, processor: processor)) }
             }
 
+            /// Every batch submitted so far, consumed.
+            func drain() async throws {
+                while let result = try await group.next() { receive(result) }
+            }
+
             let totalBytes = files.reduce(0) { total, file in
                 total + ((try? FileManager.default.attributesOfItem(atPath: file.absolutePath)[.size] as? Int) ?? 0)
             }
             var bytesBefore = 0
             for file in files {
                 if firstError != nil { break }
+                if let store, let replayed = try await replay(file, from: store, drain: drain, consume: consume) {
+                    stats.append(replayed)
+                    filesFromStore += 1
+                    bytesBefore += replayed.bytes
+                    progress?.setBytes(done: bytesBefore, total: totalBytes)
+                    continue
+                }
+                let writer = store?.writer()
+                if let writer { writers.append((writer, submitted, nil, nil)) }
                 let fileSource: FileByteSource
                 do {
                     fileSource = try FileByteSource(path: file.absolutePath, direct: true)
@@ -127,16 +169,50 @@ public struct IngestPipeline: Sendable {
                     }
                 }
                 if let error = reader.damage as? IOError {
+                    writer?.abandon()
                     throw JobError.io(IOError(path: file.relativePath, reason: error.reason))
                 }
-                stats.append(InputStats(path: file.relativePath, bytes: digesting.byteCount, sha256: digesting.hexDigest()))
+                let done = InputStats(path: file.relativePath, bytes: digesting.byteCount, sha256: digesting.hexDigest())
+                stats.append(done)
+                if let store, writer != nil, let index = writers.indices.last {
+                    writers[index].lastSequence = submitted - 1
+                    writers[index].name = store.name(path: file.relativePath, size: done.bytes, sha256: done.sha256)
+                    finishWriters()
+                }
                 bytesBefore += digesting.byteCount
                 progress?.setBytes(done: bytesBefore, total: totalBytes)
             }
-            while let result = try await group.next() { receive(result) }
+            try await drain()
+            for entry in writers { entry.writer.abandon() }
         }
         if let firstError { throw firstError }
-        return stats
+        return (stats, filesFromStore)
+    }
+
+    /// Replays `file` from `store` when it holds the file's entry: first every batch submitted so far is
+    /// consumed (`drain`), then the entry's outcomes, in order. `nil` when the file must be verified.
+    private func replay(
+        _ file: InputFile, from store: VerifiedStore, drain: () async throws -> Void, consume: (RecordOutcome) throws -> Void
+    ) async throws -> InputStats? {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: file.absolutePath)[.size] as? Int) ?? nil,
+            store.mayHold(path: file.relativePath, size: size)
+        else { return nil }
+        let sha256: String
+        do {
+            let source = DigestingSource(try FileByteSource(path: file.absolutePath, direct: true))
+            var buffer = [UInt8](repeating: 0, count: 1 << 20)
+            while try buffer.withUnsafeMutableBytes({ try source.read(into: $0) }) > 0 {}
+            guard source.byteCount == size else { return nil }
+            sha256 = source.hexDigest()
+        } catch {
+            return nil
+        }
+        guard let entry = store.read(store.name(path: file.relativePath, size: size, sha256: sha256), warn: warn) else { return nil }
+        try await drain()
+        try entry.withUnsafeBytes { bytes in
+            try StoreEntryDecoder.decode(bytes, source: file.relativePath, compactor: processor.compactor, each: consume)
+        }
+        return InputStats(path: file.relativePath, bytes: size, sha256: sha256)
     }
 
     /// A damaged gzip stream becomes one located rejection (the lines before it were processed).

@@ -6,9 +6,11 @@ import WinbackIngest
 
 /// Ingest → verify → deduplicate: the first half of every job.
 public enum IngestStage {
-    /// Runs the stage; `onReject` sees each rejection in input order.
+    /// Runs the stage; `onReject` sees each rejection in input order. With a `store`, unchanged files are
+    /// replayed from it and the others recorded in it (SPEC §14); `warn` hears of damaged entries.
     public static func run(
-        _ loaded: LoadedConfig, isQuiet: Bool = false, onReject: (Rejection) throws -> Void
+        _ loaded: LoadedConfig, isQuiet: Bool = false, store: VerifiedStore? = nil, warn: @escaping @Sendable (String) -> Void = { _ in },
+        onReject: (Rejection) throws -> Void
     ) async throws -> IngestResult {
         let (files, warnings) = try InputDiscovery.discover(loaded)
         let chains = ChainValidator(roots: loaded.roots)
@@ -16,11 +18,13 @@ public enum IngestStage {
         let compactor = PayloadCompactor()
         let processor = RecordProcessor(
             verifier: verifier, acceptUnsignedPayloads: loaded.config.acceptUnsignedPayloads, compactor: compactor)
-        let pipeline = IngestPipeline(processor: processor, files: files, maximumLineBytes: loaded.config.report.maxLineBytes)
+        var pipeline = IngestPipeline(processor: processor, files: files, maximumLineBytes: loaded.config.report.maxLineBytes)
+        pipeline.store = store
+        pipeline.warn = warn
         var counts = IngestCounts()
         var deduplicator = Deduplicator(compactor: compactor)
         let progress = PhaseProgress(phase: "ingest", isQuiet: isQuiet)
-        let inputs = try await pipeline.run(progress: progress) { outcome in
+        let (inputs, filesFromStore) = try await pipeline.run(progress: progress) { outcome in
             switch outcome {
             case .accepted(let record):
                 counts.countAccepted(record)
@@ -40,6 +44,6 @@ public enum IngestStage {
         for input in inputs where counts.recordsBySource[input.path] == nil { counts.recordsBySource[input.path] = 0 }
         return IngestResult(
             counts: counts, deduplicated: deduplicator, inputs: inputs, inputWarnings: warnings,
-            chainValidations: chains.validations)
+            chainValidations: chains.validations, filesFromStore: filesFromStore)
     }
 }

@@ -12,6 +12,8 @@ struct RunContext {
     let calendar: ReportCalendar
     /// The reporting currency, its rates, commission and tax (SPEC §11).
     let money: MoneyContext
+    /// The verified store (SPEC §14); `nil` with `--no-store`.
+    let store: VerifiedStore?
     let campaigns: [Campaign]
     let signer: OfferSigner?
     let ledger: OfferLedger?
@@ -48,6 +50,11 @@ struct RunContext {
             : nil
         let ledgerPath = options.ledgerOverride.map { FileSystem.resolve($0, against: cwd) } ?? loaded.resolve(config.ledger)
         let ledger = campaigns.isEmpty ? nil : try OfferLedger(path: ledgerPath)
+        // Beside the ledger unless the config names it.
+        let storePath =
+            config.store.map(loaded.resolve)
+            ?? ((ledgerPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("verified")
+        let store = options.usesStore ? try VerifiedStore(directory: storePath, verifierDigest: VerifiedStore.verifierDigest(loaded)) : nil
 
         do {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
@@ -66,7 +73,8 @@ struct RunContext {
         let publisher = Publisher(outputDirectory: output, asOf: calendar.asOfLabel)
         publisher.removeLeftovers()
         return RunContext(
-            options: options, loaded: loaded, calendar: calendar, money: money, campaigns: campaigns, signer: signer, ledger: ledger,
+            options: options, loaded: loaded, calendar: calendar, money: money, store: store, campaigns: campaigns, signer: signer,
+            ledger: ledger,
             lock: lock,
             publisher: publisher, temporary: try publisher.makeTemporaryDirectory())
     }

@@ -47,7 +47,10 @@ public enum RunJob {
         // The closure captures only what it reads: the ingest's consumer it is inlined into copied its
         // captures for every outcome, and with the whole options that was a dozen retains per record.
         let isVerbose = context.options.isVerbose
-        let result = try await IngestStage.run(context.loaded, isQuiet: context.options.isQuiet) { rejection in
+        let isQuiet = context.options.isQuiet
+        let result = try await IngestStage.run(
+            context.loaded, isQuiet: isQuiet, store: context.store, warn: { RunJob.warn("warning: \($0)", isQuiet: isQuiet) }
+        ) { rejection in
             try rejects.write(line: rejection.jsonLine + "\n")
             if isVerbose { FileHandle.standardError.write(Data((rejection.diagnostic + "\n").utf8)) }
         }
@@ -218,6 +221,7 @@ public enum RunJob {
         }
         try context.publisher.publish(context.temporary)
         CrashPoint.reach("published")
+        context.store?.prune()
         if let ledger = context.ledger, let runId = campaigns.ledgerRunId {
             try ledger.finishRun(
                 runId, finishedAt: timestamp(options.now()), outcome: "published", counts: JSONText.render(counts.summaryJSON()))
@@ -235,7 +239,8 @@ public enum RunJob {
             ("records", counts.summaryJSON(extra: [("future", model.future), ("otherProductTypes", model.otherProductTypes)])),
             ("subscriptions", .integer(Int64(model.timelines.count))), ("rejectRate", .double(counts.rejectRate)),
             ("offersSigned", .bool(offersSigned)), ("dataThrough", ingested.freshness.dataThrough.map(JSONValue.string) ?? .null),
-            ("stale", .bool(ingested.freshness.isStale)), ("exitCode", .integer(Int64(exitCode))),
+            ("stale", .bool(ingested.freshness.isStale)), ("filesFromStore", .integer(Int64(ingested.result.filesFromStore))),
+            ("exitCode", .integer(Int64(exitCode))),
         ])
         if options.exitsAfterRun { ExitReclaim.keep(model) }
         return Outcome(exitCode: exitCode, summaryLine: JSONText.render(line), publishedPath: context.publisher.finalPath)

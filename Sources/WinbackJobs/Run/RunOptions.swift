@@ -20,6 +20,8 @@ public struct RunOptions: Sendable {
     public var nonce: @Sendable () -> String
     /// Environment variables (`WINBACK_SIGNING_KEY_FILE`).
     public var environment: [String: String]
+    /// Read unchanged input files from the verified store and write new ones to it (SPEC §14); `--no-store` turns it off.
+    public var usesStore = true
     /// Accounts signed (and written) per chunk; only memory and scheduling depend on it, never the output.
     public var signingChunkSize = 4096
     /// The process exits right after the run (the CLI): the model is then left for the system to reclaim

@@ -1,0 +1,228 @@
+import Crypto
+import Foundation
+import WinbackCore
+
+/// Reads an entry written by ``StoreEntryEncoder`` back into the outcomes it holds, in their order.
+///
+/// ``check(_:)`` verifies the entry's checksum, header and end before anything is used, so a damaged or
+/// truncated entry is refused whole; ``decode(_:source:compactor:each:)`` then replays it.
+public enum StoreEntryDecoder {
+    /// Why an entry cannot be used.
+    public struct Damage: Error, CustomStringConvertible {
+        /// What is wrong with it.
+        public var description: String
+    }
+
+    /// Checks `bytes`: long enough, the right header and version, and the SHA-256 at its end matching the
+    /// rest. Throws ``Damage`` otherwise.
+    public static func check(_ bytes: UnsafeRawBufferPointer) throws(Damage) {
+        let header = StoreEntryEncoder.magic.count + 1
+        guard bytes.count >= header + 1 + 32 else { throw Damage(description: "truncated (\(bytes.count) bytes)") }
+        guard bytes.prefix(StoreEntryEncoder.magic.count).elementsEqual(StoreEntryEncoder.magic) else {
+            throw Damage(description: "not an entry (no WBVS header)")
+        }
+        guard bytes[StoreEntryEncoder.magic.count] == StoreEntryEncoder.formatVersion else {
+            throw Damage(description: "format version \(bytes[StoreEntryEncoder.magic.count]), expected \(StoreEntryEncoder.formatVersion)")
+        }
+        let content = UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 32)])
+        guard SHA256.hash(data: content).elementsEqual(bytes.suffix(32)) else {
+            throw Damage(description: "checksum mismatch (damaged or changed on disk)")
+        }
+        guard content.last == 0 else { throw Damage(description: "no end tag") }
+    }
+
+    /// Replays a checked entry of `source`: `each` sees every outcome in order. Values are interned through
+    /// `compactor` as verifying them would.
+    public static func decode(
+        _ bytes: UnsafeRawBufferPointer, source: String, compactor: PayloadCompactor, each: (RecordOutcome) throws -> Void
+    ) throws {
+        var reader = Reader(bytes: UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 32)]), compactor: compactor)
+        reader.index = StoreEntryEncoder.magic.count + 1
+        while true {
+            let tag = try reader.byte()
+            switch tag {
+            case 0: return
+            case 1:
+                let location = try reader.location(source)
+                var warnings: [String] = []
+                for _ in 0..<(try reader.count()) { warnings.append(try reader.string()) }
+                try each(.accepted(AcceptedRecord(location: location, kept: try reader.kept(), warnings: warnings)))
+            case 2:
+                let location = try reader.location(source)
+                let code = try reader.string()
+                guard let rejectCode = RejectCode(rawValue: code) else { throw Damage(description: "unknown reject code '\(code)'") }
+                let message = try reader.string()
+                let record = try reader.string()
+                let base64 = try reader.optional { try $0.string() }
+                try each(.rejected(Rejection(location: location, code: rejectCode, message: message, record: record, recordBase64: base64)))
+            default:
+                throw Damage(description: "unknown outcome tag \(tag)")
+            }
+        }
+    }
+
+    private struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        let compactor: PayloadCompactor
+        var index = 0
+        var attributes: [TransactionAttributes] = []
+        var lastIdentity: SubscriptionIdentity?
+
+        init(bytes: UnsafeRawBufferPointer, compactor: PayloadCompactor) {
+            self.bytes = bytes
+            self.compactor = compactor
+        }
+
+        mutating func byte() throws -> UInt8 {
+            guard index < bytes.count else { throw Damage(description: "ends early") }
+            defer { index += 1 }
+            return bytes[index]
+        }
+
+        mutating func varint() throws -> UInt64 {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while true {
+                let byte = try byte()
+                guard shift < 64 else { throw Damage(description: "varint too long") }
+                value |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 { return value }
+                shift += 7
+            }
+        }
+
+        mutating func count() throws -> Int {
+            let value = try varint()
+            guard value <= UInt64(bytes.count) else { throw Damage(description: "count out of range") }
+            return Int(value)
+        }
+
+        mutating func signed() throws -> Int64 {
+            let value = try varint()
+            return Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
+        }
+
+        mutating func int32() throws -> Int32 {
+            guard let value = Int32(exactly: try signed()) else { throw Damage(description: "32-bit value out of range") }
+            return value
+        }
+
+        mutating func string() throws -> String {
+            let length = try count()
+            guard index + length <= bytes.count else { throw Damage(description: "string past the end") }
+            defer { index += length }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[index..<(index + length)]), as: UTF8.self)
+        }
+
+        mutating func optional<T>(_ read: (inout Reader) throws -> T) throws -> T? {
+            switch try byte() {
+            case 0: return nil
+            case 1: return try read(&self)
+            case let other: throw Damage(description: "presence byte \(other)")
+            }
+        }
+
+        mutating func location(_ source: String) throws -> RecordLocation {
+            let line = try count()
+            return RecordLocation(source: source, line: line, path: try optional { try $0.string() })
+        }
+
+        mutating func identifier() throws -> CompactIdentifier {
+            switch try byte() {
+            case 0: return .number(try varint())
+            case 1: return .text(try string())
+            case let other: throw Damage(description: "identifier tag \(other)")
+            }
+        }
+
+        mutating func kept() throws -> KeptPayload {
+            switch try byte() {
+            case 0: return .ignored
+            case 1: return .transaction(try transaction())
+            case 2: return .renewalInfo(try renewal())
+            case 3: return .notification(try notification())
+            case let other: throw Damage(description: "payload tag \(other)")
+            }
+        }
+
+        mutating func transaction() throws -> SubscriptionTransaction {
+            let transactionIdentifier = try identifier()
+            let identity: SubscriptionIdentity
+            switch try varint() {
+            case 0:
+                guard let lastIdentity else { throw Damage(description: "identity reference without an identity") }
+                identity = lastIdentity
+            case 1:
+                identity = SubscriptionIdentity(
+                    originalTransactionId: try string(), appAccountToken: try optional { try $0.string() },
+                    appTransactionId: try optional { try $0.string() })
+                lastIdentity = identity
+            case let other: throw Damage(description: "identity tag \(other)")
+            }
+            let purchaseDate = try signed()
+            let expiresDate = try signed()
+            let revocationDate = try optional { try $0.signed() }
+            let signedDate = try signed()
+            let commitmentExpiresDate = try optional { try $0.signed() }
+            let offerType = try optional { try $0.int32() }
+            let isUpgraded = try byte() == 1
+            return SubscriptionTransaction(
+                transactionIdentifier: transactionIdentifier, identity: identity, purchaseDate: purchaseDate, expiresDate: expiresDate,
+                revocationDate: revocationDate, signedDate: signedDate, isUpgraded: isUpgraded, offerType: offerType,
+                commitmentExpiresDate: commitmentExpiresDate, attributes: try attributesReference())
+        }
+
+        mutating func attributesReference() throws -> TransactionAttributes {
+            let index = try count()
+            if index < attributes.count { return attributes[index] }
+            guard index == attributes.count else { throw Damage(description: "attributes index \(index) skips ahead") }
+            let read = TransactionAttributes(
+                productId: try string(), subscriptionGroupIdentifier: try optional { try $0.string() }, type: try string(),
+                offerIdentifier: try optional { try $0.string() }, offerDiscountType: try optional { try $0.string() },
+                offerPeriod: try optional { try $0.string() }, storefront: try optional { try $0.string() },
+                inAppOwnershipType: try optional { try $0.string() }, billingPlanType: try optional { try $0.string() },
+                commitmentBillingPeriodNumber: try optional { try $0.int32() },
+                commitmentTotalBillingPeriods: try optional { try $0.int32() },
+                price: try optional { try $0.signed() }, currency: try optional { try $0.string() },
+                revocationPercentage: try optional { try $0.int32() })
+            let shared = compactor.intern(read)
+            attributes.append(shared)
+            return shared
+        }
+
+        mutating func renewal() throws -> RenewalState {
+            RenewalState(
+                originalId: try identifier(), signedDate: try signed(), autoRenewStatus: try optional { try $0.int32() },
+                autoRenewProductId: try optional { try $0.string() }.map { compactor.intern($0) },
+                expirationIntent: try optional { try $0.int32() }, isInBillingRetryPeriod: try optional { try $0.byte() == 1 },
+                gracePeriodExpiresDate: try optional { try $0.signed() }, priceIncreaseStatus: try optional { try $0.int32() },
+                eligibleWinBackOfferIds: try optional { reader in
+                    var ids: [String] = []
+                    for _ in 0..<(try reader.count()) { ids.append(try reader.string()) }
+                    return ids
+                }, renewalBillingPlanType: try optional { try $0.string() }, commitmentAutoRenewStatus: try optional { try $0.int32() })
+        }
+
+        mutating func notification() throws -> NotificationEvent {
+            let key: NotificationEvent.Key
+            switch try byte() {
+            case 0:
+                guard index + 16 <= bytes.count else { throw Damage(description: "UUID past the end") }
+                var uuid = UUID().uuid
+                withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[index..<(index + 16)])) }
+                index += 16
+                key = .uuid(UUID(uuid: uuid))
+            case 1: key = .text(try string())
+            case let other: throw Damage(description: "notification key tag \(other)")
+            }
+            var event = NotificationEvent(
+                notificationUUID: "", notificationType: compactor.intern(try string()),
+                subtype: try optional { try $0.string() }.map {
+                    compactor.intern($0)
+                }, signedDate: try signed(), originalTransactionId: nil)
+            event.key = key
+            event.subscription = try optional { try $0.identifier() }
+            return event
+        }
+    }
+}

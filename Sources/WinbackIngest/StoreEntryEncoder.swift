@@ -1,0 +1,193 @@
+import Crypto
+import Foundation
+import WinbackCore
+
+/// Writes one input file's outcomes, in input order, in the verified store's entry format (SPEC §14), so
+/// a later run can replay them without verifying the file again.
+///
+/// Format, version ``formatVersion`` (little-endian; `varint` is LEB128, signed values zigzag-encoded;
+/// `string` is a varint length and UTF-8 bytes; an optional value is a byte 0 when absent, else 1 and the value):
+/// - header: the bytes `WBVS`, the version byte;
+/// - per outcome: tag 1 (accepted) or 2 (rejected), then the line (varint) and path (optional string);
+///   - accepted: warnings (varint count, strings), then the kept payload: tag 0 ignored, 1 transaction,
+///     2 renewal info, 3 notification, with its fields in declaration order. A transaction's attributes
+///     are an index into the entry's attributes table (a new index is followed by the attributes' fields)
+///     and its identity is either "as the previous transaction's" (0) or given (1 + three strings);
+///   - rejected: code (string), message (string), record (string), recordBase64 (optional string);
+/// - end: tag 0, then the SHA-256 of every byte before it (32 bytes), checked before anything is used.
+public struct StoreEntryEncoder {
+    /// The entry format's version; part of the store's verifier digest, so a new version never reads an old entry.
+    public static let formatVersion: UInt8 = 1
+    /// The first bytes of every entry.
+    public static let magic: [UInt8] = Array("WBVS".utf8)
+
+    /// Encoded bytes not yet taken by ``takeBytes()``.
+    private var buffer: [UInt8] = []
+    private var digest = SHA256()
+    private var attributes: [ObjectIdentifier: Int] = [:]
+    private var lastIdentity: SubscriptionIdentity?
+
+    /// An encoder whose first bytes are the header.
+    public init() {
+        buffer = Self.magic + [Self.formatVersion]
+    }
+
+    /// Appends `outcome` (read from `source`, the entry's file).
+    public mutating func append(_ outcome: RecordOutcome) {
+        switch outcome {
+        case .accepted(let record):
+            buffer.append(1)
+            location(record.location)
+            varint(UInt64(record.warnings.count))
+            for warning in record.warnings { string(warning) }
+            kept(record.kept)
+        case .rejected(let rejection):
+            buffer.append(2)
+            location(rejection.location)
+            string(rejection.code.rawValue)
+            string(rejection.message)
+            string(rejection.record)
+            optionalString(rejection.recordBase64)
+        }
+    }
+
+    /// The bytes encoded since the last call (to write out), folded into the entry's checksum.
+    public mutating func takeBytes() -> [UInt8] {
+        digest.update(data: buffer)
+        defer { buffer.removeAll(keepingCapacity: true) }
+        return buffer
+    }
+
+    /// The entry's last bytes: the end tag and the checksum of everything before it.
+    public mutating func finish() -> [UInt8] {
+        buffer.append(0)
+        var tail = takeBytes()
+        tail += Array(digest.finalize())
+        return tail
+    }
+
+    private mutating func location(_ location: RecordLocation) {
+        varint(UInt64(location.line))
+        optionalString(location.path)
+    }
+
+    private mutating func kept(_ kept: KeptPayload) {
+        switch kept {
+        case .ignored: buffer.append(0)
+        case .transaction(let transaction):
+            buffer.append(1)
+            identifier(transaction.transactionIdentifier)
+            if let lastIdentity, lastIdentity == transaction.identity {
+                varint(0)
+            } else {
+                varint(1)
+                string(transaction.identity.originalTransactionId)
+                optionalString(transaction.identity.appAccountToken)
+                optionalString(transaction.identity.appTransactionId)
+                lastIdentity = transaction.identity
+            }
+            signed(transaction.purchaseDate)
+            signed(transaction.expiresDate)
+            optionalSigned(transaction.revocationDate)
+            signed(transaction.signedDate)
+            optionalSigned(transaction.commitmentExpiresDate)
+            optionalSigned(transaction.offerType.map(Int64.init))
+            buffer.append(transaction.isUpgraded ? 1 : 0)
+            attributesReference(transaction.attributes)
+        case .renewalInfo(let renewal):
+            buffer.append(2)
+            identifier(renewal.originalId)
+            signed(renewal.signedDate)
+            optionalSigned(renewal.autoRenewStatus.map(Int64.init))
+            optionalString(renewal.autoRenewProductId)
+            optionalSigned(renewal.expirationIntent.map(Int64.init))
+            optionalVarint(renewal.isInBillingRetryPeriod.map { $0 ? 1 : 0 })
+            optionalSigned(renewal.gracePeriodExpiresDate)
+            optionalSigned(renewal.priceIncreaseStatus.map(Int64.init))
+            if present(renewal.eligibleWinBackOfferIds != nil), let ids = renewal.eligibleWinBackOfferIds {
+                varint(UInt64(ids.count))
+                for id in ids { string(id) }
+            }
+            optionalString(renewal.renewalBillingPlanType)
+            optionalSigned(renewal.commitmentAutoRenewStatus.map(Int64.init))
+        case .notification(let event):
+            buffer.append(3)
+            switch event.key {
+            case .uuid(let uuid):
+                buffer.append(0)
+                withUnsafeBytes(of: uuid.uuid) { buffer.append(contentsOf: $0) }
+            case .text(let text):
+                buffer.append(1)
+                string(text)
+            }
+            string(event.notificationType)
+            optionalString(event.subtype)
+            signed(event.signedDate)
+            optionalIdentifier(event.subscription)
+        }
+    }
+
+    private mutating func attributesReference(_ attributes: TransactionAttributes) {
+        if let index = self.attributes[ObjectIdentifier(attributes)] {
+            varint(UInt64(index))
+            return
+        }
+        let index = self.attributes.count
+        self.attributes[ObjectIdentifier(attributes)] = index
+        varint(UInt64(index))
+        string(attributes.productId)
+        optionalString(attributes.subscriptionGroupIdentifier)
+        string(attributes.type)
+        optionalString(attributes.offerIdentifier)
+        optionalString(attributes.offerDiscountType)
+        optionalString(attributes.offerPeriod)
+        optionalString(attributes.storefront)
+        optionalString(attributes.inAppOwnershipType)
+        optionalString(attributes.billingPlanType)
+        optionalSigned(attributes.commitmentBillingPeriodNumber.map(Int64.init))
+        optionalSigned(attributes.commitmentTotalBillingPeriods.map(Int64.init))
+        optionalSigned(attributes.price)
+        optionalString(attributes.currency)
+        optionalSigned(attributes.revocationPercentage.map(Int64.init))
+    }
+
+    private mutating func identifier(_ identifier: CompactIdentifier) {
+        switch identifier {
+        case .number(let value):
+            buffer.append(0)
+            varint(value)
+        case .text(let text):
+            buffer.append(1)
+            string(text)
+        }
+    }
+
+    private mutating func varint(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            buffer.append(UInt8(value & 0x7F) | 0x80)
+            value >>= 7
+        }
+        buffer.append(UInt8(value))
+    }
+
+    private mutating func signed(_ value: Int64) { varint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
+
+    private mutating func string(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            varint(UInt64(bytes.count))
+            buffer.append(contentsOf: bytes)
+        }
+    }
+
+    private mutating func present(_ isPresent: Bool) -> Bool {
+        buffer.append(isPresent ? 1 : 0)
+        return isPresent
+    }
+
+    private mutating func optionalString(_ value: String?) { if present(value != nil), let value { string(value) } }
+    private mutating func optionalSigned(_ value: Int64?) { if present(value != nil), let value { signed(value) } }
+    private mutating func optionalVarint(_ value: UInt64?) { if present(value != nil), let value { varint(value) } }
+    private mutating func optionalIdentifier(_ value: CompactIdentifier?) { if present(value != nil), let value { identifier(value) } }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import WinbackCore
+import WinbackJobs
+import WinbackTestSupport
+
+/// The verified store (SPEC §14): a run reading unchanged files from it publishes exactly what a run
+/// verifying them publishes; a changed trust root or app identity, or an entry damaged on disk, is never used.
+@Suite(.serialized) struct VerifiedStoreTests {
+    /// Every published file of `dt=<D>` in `output`, by name, byte for byte but for the offers' ECDSA
+    /// signatures (randomised) and the manifest's sizes and digests that follow from them.
+    static func published(_ output: URL) throws -> [String: String] {
+        let day = output.appendingPathComponent("dt=\(RunGoldenTests.asOf)")
+        var files: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: day.path) {
+            let url = day.appendingPathComponent(name)
+            files[name] =
+                ["offers.ndjson.gz", "_manifest.json"].contains(name)
+                ? try RunGoldenTests.comparable(url) : try Data(contentsOf: url).base64EncodedString()
+        }
+        return files
+    }
+
+    static func filesFromStore(_ outcome: RunJob.Outcome) throws -> Int64? {
+        if case .integer(let count)? = try JSONParser.parse(outcome.summaryLine)["filesFromStore"] { return count }
+        return nil
+    }
+
+    static func entries(_ shared: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: shared.appendingPathComponent("verified").path).filter { $0.hasSuffix(".wbs") }
+            .sorted()
+    }
+
+    @Test func replayedFilesGiveByteIdenticalOutputs() async throws {
+        let shared = try CommandRunner.temporaryDirectory("store")
+        let cold = try await RunGoldenTests.run(
+            into: shared.appendingPathComponent("cold"), ledger: shared.appendingPathComponent("a.sqlite"))
+        let inputs = try Self.entries(shared).count
+        #expect(try Self.filesFromStore(cold) == 0 && inputs >= 10)
+        let warm = try await RunGoldenTests.run(
+            into: shared.appendingPathComponent("warm"), ledger: shared.appendingPathComponent("b.sqlite"))
+        #expect(try Self.filesFromStore(warm) == Int64(inputs))
+        let none = try await RunGoldenTests.run(
+            into: shared.appendingPathComponent("none"), ledger: shared.appendingPathComponent("c.sqlite"), usesStore: false)
+        #expect(try Self.filesFromStore(none) == 0)
+        let reference = try Self.published(shared.appendingPathComponent("cold"))
+        #expect(reference.count > 10)
+        for other in ["warm", "none"] {
+            let files = try Self.published(shared.appendingPathComponent(other))
+            #expect(Set(files.keys) == Set(reference.keys))
+            for (name, bytes) in reference { #expect(files[name] == bytes, "\(other)/\(name)") }
+        }
+    }
+
+    @Test func aChangedTrustRootOrAppIdentityUsesNoEntry() async throws {
+        let shared = try CommandRunner.temporaryDirectory("store-digest")
+        _ = try await RunGoldenTests.run(into: shared.appendingPathComponent("one"), ledger: shared.appendingPathComponent("a.sqlite"))
+        let before = try Self.entries(shared)
+        let sample = Fixtures.packageRoot.appendingPathComponent("sample-data").path
+        for (name, edit) in [
+            ("app", { (text: String) in text.replacingOccurrences(of: "\"appAppleId\": 1234567890", with: "\"appAppleId\": 1234567891") }),
+            (
+                "root",
+                { (text: String) in
+                    text.replacingOccurrences(
+                        of: "\"\(sample)/certs/TEST-ONLY-root.pem\"",
+                        with: "\"\(sample)/certs/TEST-ONLY-root.pem\", \"\(sample)/certs/TEST-ONLY-root.pem\"")
+                }
+            ),
+        ] {
+            let config = try SampleConfig.copy("store-\(name)", edit: edit)
+            let outcome = try await RunGoldenTests.run(
+                into: shared.appendingPathComponent(name), ledger: shared.appendingPathComponent("\(name).sqlite"), configPath: config.path)
+            #expect(try Self.filesFromStore(outcome) == 0, "\(name)")
+            // The successful run dropped the entries of the other verifier digest.
+            #expect(Set(try Self.entries(shared)).isDisjoint(with: before), "\(name)")
+        }
+    }
+
+    @Test(arguments: ["flip", "truncate"])
+    func aDamagedEntryIsNeverUsed(_ damage: String) async throws {
+        let shared = try CommandRunner.temporaryDirectory("store-damage")
+        _ = try await RunGoldenTests.run(into: shared.appendingPathComponent("cold"), ledger: shared.appendingPathComponent("a.sqlite"))
+        let entries = try Self.entries(shared)
+        let largest = try #require(
+            entries.max { a, b in
+                let size = { (name: String) in
+                    (try? FileManager.default.attributesOfItem(atPath: shared.appendingPathComponent("verified/" + name).path)[.size]
+                        as? Int) ?? 0
+                }
+                return (size(a) ?? 0) < (size(b) ?? 0)
+            })
+        let path = shared.appendingPathComponent("verified/" + largest)
+        var bytes = try Data(contentsOf: path)
+        if damage == "flip" { bytes[bytes.count / 2] ^= 0x01 } else { bytes = bytes.prefix(bytes.count / 2) }
+        try bytes.write(to: path)
+        let warm = try await RunGoldenTests.run(
+            into: shared.appendingPathComponent("warm"), ledger: shared.appendingPathComponent("b.sqlite"))
+        #expect(try Self.filesFromStore(warm) == Int64(entries.count - 1))
+        let reference = try Self.published(shared.appendingPathComponent("cold"))
+        let files = try Self.published(shared.appendingPathComponent("warm"))
+        for (name, bytes) in reference { #expect(files[name] == bytes, "\(name)") }
+        // The file was verified again and its entry written anew.
+        #expect(try Self.entries(shared) == entries)
+    }
+}
