@@ -9,6 +9,11 @@
 #   WINBACK_LOG_DIR  where dated logs go               (default: /var/log/winback)
 #   WINBACK_AS_OF    override the as-of date (backfill a day: WINBACK_AS_OF=2026-11-03 nightly.sh)
 #   WINBACK_SIGNING_KEY_FILE  the In-App Purchase key (read by winback itself)
+#   WINBACK_RUN_OPTIONS  extra `winback run` options, e.g. --no-store to verify every file again
+#
+# The verified store (config `store`, default `verified/` beside the ledger) makes a night's cost follow
+# its new files: unchanged exports are replayed, not verified again. Keep it writable by this job's user
+# only; `rm -r` it to start over (the next night verifies everything).
 set -euo pipefail
 
 bin=${WINBACK_BIN:-winback}
@@ -28,7 +33,8 @@ fi
 
 echo "$(date -u +%FT%TZ) nightly.sh: winback run --config $config --as-of $as_of" >>"$log"
 set +e
-"$bin" run --config "$config" --as-of "$as_of" >>"$log" 2>&1
+# shellcheck disable=SC2086  # the options are words to split
+"$bin" run --config "$config" --as-of "$as_of" ${WINBACK_RUN_OPTIONS:-} >>"$log" 2>&1
 status=$?
 set -e
 echo "$(date -u +%FT%TZ) nightly.sh: exit $status" >>"$log"

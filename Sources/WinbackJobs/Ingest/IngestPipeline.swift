@@ -111,7 +111,7 @@ public struct IngestPipeline: Sendable {
             var bytesBefore = 0
             for file in files {
                 if firstError != nil { break }
-                if let store, let replayed = try await replay(file, from: store, drain: drain, consume: consume) {
+                if let store, let replayed = try await replay(file, from: store, drain: drain, consume: consume, progress: progress) {
                     stats.append(replayed)
                     filesFromStore += 1
                     bytesBefore += replayed.bytes
@@ -192,7 +192,8 @@ public struct IngestPipeline: Sendable {
     /// Replays `file` from `store` when it holds the file's entry: first every batch submitted so far is
     /// consumed (`drain`), then the entry's outcomes, in order. `nil` when the file must be verified.
     private func replay(
-        _ file: InputFile, from store: VerifiedStore, drain: () async throws -> Void, consume: (RecordOutcome) throws -> Void
+        _ file: InputFile, from store: VerifiedStore, drain: () async throws -> Void, consume: (RecordOutcome) throws -> Void,
+        progress: PhaseProgress?
     ) async throws -> InputStats? {
         guard let size = (try? FileManager.default.attributesOfItem(atPath: file.absolutePath)[.size] as? Int) ?? nil,
             store.mayHold(path: file.relativePath, size: size)
@@ -210,7 +211,13 @@ public struct IngestPipeline: Sendable {
         guard let entry = store.read(store.name(path: file.relativePath, size: size, sha256: sha256), warn: warn) else { return nil }
         try await drain()
         try entry.withUnsafeBytes { bytes in
-            try StoreEntryDecoder.decode(bytes, source: file.relativePath, compactor: processor.compactor, each: consume)
+            var replayed = 0
+            try StoreEntryDecoder.decode(bytes, source: file.relativePath, compactor: processor.compactor) { outcome in
+                try consume(outcome)
+                replayed += 1
+                if replayed % 65_536 == 0 { progress?.advance(by: 65_536) }
+            }
+            progress?.advance(by: replayed % 65_536)
         }
         return InputStats(path: file.relativePath, bytes: size, sha256: sha256)
     }
