@@ -24,7 +24,9 @@ du -sh "$dataset/exports"
 out=$(mktemp -d)
 log="$out/time.txt"
 set +e
-rm -rf "$dataset/state"  # a fresh offer ledger, so every run selects and signs the same day from scratch
+# A fresh offer ledger, so every run selects and signs the same day from scratch; the verified store goes
+# too (a cold run) unless WINBACK_WARM=1 keeps it (a warm night: unchanged files replayed).
+if [ -n "${WINBACK_WARM:-}" ]; then rm -f "$dataset/state/ledger.sqlite"*; else rm -rf "$dataset/state"; fi
 /usr/bin/time -v -o "$log" "$bin" run --config "$dataset/winback.json" --as-of 2026-11-19 --out "$out/reports" > "$out/summary.json" 2> >(tee "$out/stderr.txt" >&2)
 status=$?
 sleep 1  # let tee finish the copy of stderr
