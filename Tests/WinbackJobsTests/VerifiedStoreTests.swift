@@ -52,29 +52,48 @@ import WinbackTestSupport
         }
     }
 
-    @Test func aChangedTrustRootOrAppIdentityUsesNoEntry() async throws {
-        let shared = try CommandRunner.temporaryDirectory("store-digest")
-        _ = try await RunGoldenTests.run(into: shared.appendingPathComponent("one"), ledger: shared.appendingPathComponent("a.sqlite"))
+    @Test(arguments: ["app", "root"])
+    func aChangedTrustRootOrAppIdentityUsesNoEntry(_ change: String) async throws {
+        let shared = try CommandRunner.temporaryDirectory("store-digest-\(change)")
+        // One config file (entries are keyed by paths relative to it), edited between the runs.
+        let config = try SampleConfig.copy("store-digest-config-\(change)")
+        let warmUp = try await RunGoldenTests.run(
+            into: shared.appendingPathComponent("one"), ledger: shared.appendingPathComponent("a.sqlite"), configPath: config.path)
+        let control = try await RunGoldenTests.run(
+            into: shared.appendingPathComponent("two"), ledger: shared.appendingPathComponent("b.sqlite"), configPath: config.path)
+        #expect(try Self.filesFromStore(warmUp) == 0 && Self.filesFromStore(control) ?? 0 > 0)
         let before = try Self.entries(shared)
-        let sample = Fixtures.packageRoot.appendingPathComponent("sample-data").path
-        for (name, edit) in [
-            ("app", { (text: String) in text.replacingOccurrences(of: "\"appAppleId\": 1234567890", with: "\"appAppleId\": 1234567891") }),
-            (
-                "root",
-                { (text: String) in
-                    text.replacingOccurrences(
-                        of: "\"\(sample)/certs/TEST-ONLY-root.pem\"",
-                        with: "\"\(sample)/certs/TEST-ONLY-root.pem\", \"\(sample)/certs/TEST-ONLY-root.pem\"")
-                }
-            ),
-        ] {
-            let config = try SampleConfig.copy("store-\(name)", edit: edit)
-            let outcome = try await RunGoldenTests.run(
-                into: shared.appendingPathComponent(name), ledger: shared.appendingPathComponent("\(name).sqlite"), configPath: config.path)
-            #expect(try Self.filesFromStore(outcome) == 0, "\(name)")
-            // The successful run dropped the entries of the other verifier digest.
-            #expect(Set(try Self.entries(shared)).isDisjoint(with: before), "\(name)")
-        }
+        let root = Fixtures.packageRoot.appendingPathComponent("sample-data/certs/TEST-ONLY-root.pem").path
+        let (from, to) =
+            change == "app"
+            ? ("\"appAppleId\": 1234567890", "\"appAppleId\": 1234567891") : ("[\"\(root)\"]", "[\"\(root)\", \"\(root)\"]")
+        let text = try String(contentsOf: config, encoding: .utf8)
+        try #require(text.contains(from))
+        try text.replacingOccurrences(of: from, with: to).write(to: config, atomically: true, encoding: .utf8)
+        let changed = try await RunGoldenTests.run(
+            into: shared.appendingPathComponent("three"), ledger: shared.appendingPathComponent("c.sqlite"), configPath: config.path)
+        #expect(try Self.filesFromStore(changed) == 0)
+        // The successful run dropped the entries of the other verifier digest.
+        #expect(Set(try Self.entries(shared)).isDisjoint(with: before))
+    }
+
+    /// Entries of files the inputs no longer match go at the end of the next successful run; the others stay.
+    @Test func entriesOfFilesNoLongerReadArePruned() async throws {
+        let shared = try CommandRunner.temporaryDirectory("store-prune")
+        // One config file (entries are keyed by paths relative to it), edited between the runs.
+        let config = try SampleConfig.copy("store-prune-config")
+        _ = try await RunGoldenTests.run(
+            into: shared.appendingPathComponent("all"), ledger: shared.appendingPathComponent("a.sqlite"), configPath: config.path)
+        let before = try Self.entries(shared)
+        let pattern = #""\#(Fixtures.packageRoot.appendingPathComponent("sample-data").path)/exports/**/*.json", "#
+        let text = try String(contentsOf: config, encoding: .utf8)
+        try #require(text.contains(pattern))
+        try text.replacingOccurrences(of: pattern, with: "").write(to: config, atomically: true, encoding: .utf8)
+        let outcome = try await RunGoldenTests.run(
+            into: shared.appendingPathComponent("fewer"), ledger: shared.appendingPathComponent("b.sqlite"), configPath: config.path)
+        let after = try Self.entries(shared)
+        #expect(try Self.filesFromStore(outcome) == Int64(after.count))
+        #expect(after.count < before.count && Set(after).isSubset(of: before))
     }
 
     @Test(arguments: ["flip", "truncate"])
