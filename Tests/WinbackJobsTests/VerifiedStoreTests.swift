@@ -107,7 +107,7 @@ import WinbackTestSupport
                     (try? FileManager.default.attributesOfItem(atPath: shared.appendingPathComponent("verified/" + name).path)[.size]
                         as? Int) ?? 0
                 }
-                return (size(a) ?? 0) < (size(b) ?? 0)
+                return size(a) < size(b)
             })
         let path = shared.appendingPathComponent("verified/" + largest)
         var bytes = try Data(contentsOf: path)

@@ -57,8 +57,8 @@ public struct IngestPipeline: Sendable {
             var submitted = 0
             var nextToEmit = 0
             var pending: [Int: [RecordOutcome]] = [:]
-            // Store entries being written: by the sequence of their file's last batch once it is known.
-            var writers: [(writer: VerifiedStoreWriter, firstSequence: Int, lastSequence: Int?, name: String?)] = []
+            // Store entries being written, in file order; each completes after its file's last batch is consumed.
+            var entries: [PendingEntry] = []
 
             func receive(_ result: (Int, [RecordOutcome])) {
                 pending[result.0] = result.1
@@ -76,20 +76,23 @@ public struct IngestPipeline: Sendable {
                 }
             }
 
-            /// Hands a batch's outcomes to the entry of its file; completes the entry after the file's last batch.
+            /// Hands a consumed batch's outcomes to the entry of its file.
             func record(_ outcomes: [RecordOutcome], sequence: Int) {
-                guard
-                    let index = writers.firstIndex(where: { $0.firstSequence <= sequence && $0.lastSequence.map { sequence <= $0 } ?? true }
-                    )
-                else { return }
-                writers[index].writer.append(outcomes)
-                finishWriters()
+                guard let index = entries.firstIndex(where: { $0.holds(sequence) }) else { return }
+                entries[index].writer.append(outcomes)
+                finishEntries()
             }
 
-            func finishWriters() {
-                while let first = writers.first, let last = first.lastSequence, let name = first.name, last < nextToEmit {
+            /// Completes the entries whose files are read and consumed to the end; after a failure, drops them all
+            /// (an entry must hold every outcome of its file).
+            func finishEntries() {
+                if firstError != nil {
+                    for entry in entries { entry.writer.abandon() }
+                    entries.removeAll()
+                }
+                while let first = entries.first, let last = first.lastBatch, let name = first.name, last < nextToEmit {
                     first.writer.finish(name: name)
-                    writers.removeFirst()
+                    entries.removeFirst()
                 }
             }
 
@@ -119,7 +122,7 @@ public struct IngestPipeline: Sendable {
                     continue
                 }
                 let writer = store?.writer()
-                if let writer { writers.append((writer, submitted, nil, nil)) }
+                if let writer { entries.append(PendingEntry(writer: writer, firstBatch: submitted)) }
                 let fileSource: FileByteSource
                 do {
                     fileSource = try FileByteSource(path: file.absolutePath, direct: true)
@@ -174,19 +177,36 @@ public struct IngestPipeline: Sendable {
                 }
                 let done = InputStats(path: file.relativePath, bytes: digesting.byteCount, sha256: digesting.hexDigest())
                 stats.append(done)
-                if let store, writer != nil, let index = writers.indices.last {
-                    writers[index].lastSequence = submitted - 1
-                    writers[index].name = store.name(path: file.relativePath, size: done.bytes, sha256: done.sha256)
-                    finishWriters()
+                if let store, writer != nil, let index = entries.indices.last {
+                    entries[index].lastBatch = submitted - 1
+                    entries[index].name = store.name(path: file.relativePath, size: done.bytes, sha256: done.sha256)
+                    finishEntries()
                 }
                 bytesBefore += digesting.byteCount
                 progress?.setBytes(done: bytesBefore, total: totalBytes)
             }
             try await drain()
-            for entry in writers { entry.writer.abandon() }
+            finishEntries()
+            for entry in entries { entry.writer.abandon() }
         }
         if let firstError { throw firstError }
         return (stats, filesFromStore)
+    }
+
+    /// A store entry being written: its file's batches are `firstBatch…lastBatch` (the last known once the
+    /// file is read, with the entry's name).
+    struct PendingEntry {
+        let writer: VerifiedStoreWriter
+        let firstBatch: Int
+        var lastBatch: Int?
+        var name: String?
+
+        init(writer: VerifiedStoreWriter, firstBatch: Int) {
+            self.writer = writer
+            self.firstBatch = firstBatch
+        }
+
+        func holds(_ batch: Int) -> Bool { firstBatch <= batch && lastBatch.map { batch <= $0 } ?? true }
     }
 
     /// Replays `file` from `store` when it holds the file's entry: first every batch submitted so far is
