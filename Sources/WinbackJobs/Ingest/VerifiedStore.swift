@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 import SwiftASN1
 import WinbackCore
 import WinbackIO
@@ -13,7 +14,7 @@ import X509
 /// digest (trusted roots, app identity, `acceptUnsignedPayloads`, `maxLineBytes`, the entry format).
 ///
 /// The store is trusted local state, like the ledger: whoever can write it can change what a run reads.
-public final class VerifiedStore: @unchecked Sendable {
+public final class VerifiedStore: Sendable {
     /// Where the entries are.
     public let directory: String
     /// The hex SHA-256 of everything that decides a file's outcomes besides the file itself.
@@ -21,8 +22,7 @@ public final class VerifiedStore: @unchecked Sendable {
     /// Entry names present when the run started.
     private let existing: Set<String>
     /// Entry names this run read or wrote (kept by ``prune()``).
-    private var kept: Set<String> = []
-    private let lock = NSLock()
+    private let kept = Mutex<Set<String>>([])
 
     /// Opens (creating it) the store at `directory` for a run whose verifier digest is `verifierDigest`.
     public init(directory: String, verifierDigest: String) throws(JobError) {
@@ -99,18 +99,14 @@ public final class VerifiedStore: @unchecked Sendable {
     }
 
     func remember(_ name: String) {
-        lock.lock()
-        kept.insert(name)
-        lock.unlock()
+        _ = kept.withLock { $0.insert(name) }
     }
 
     /// Deletes the entries this run neither read nor wrote (files no longer matched, changed, or of another
     /// verifier digest) and temporary files of interrupted runs. Call after a successful run.
     public func prune() {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        lock.lock()
-        let keep = kept
-        lock.unlock()
+        let keep = kept.withLock { $0 }
         for name in names where (name.hasSuffix(".wbs") && !keep.contains(name)) || name.hasPrefix(".incoming-") {
             try? FileManager.default.removeItem(atPath: directory + "/" + name)
         }
