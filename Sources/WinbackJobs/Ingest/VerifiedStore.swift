@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
-import Synchronization
 import SwiftASN1
+import Synchronization
 import WinbackCore
 import WinbackIO
 import WinbackIngest
