@@ -89,7 +89,12 @@ public struct CampaignSelector: Sendable {
 
     /// Whether the account is in the campaign's control group.
     public func isHoldout(_ campaign: Campaign, accountKey: String) -> Bool {
-        Double(holdoutBucket("\(campaign.id):\(accountKey)") % 10_000) < campaign.holdoutPercent * 100
+        Self.isHoldout(bucket: holdoutBucket("\(campaign.id):\(accountKey)"), holdoutPercent: campaign.holdoutPercent)
+    }
+
+    /// The holdout rule: `bucket mod 10 000 < holdoutPercent × 100`.
+    public static func isHoldout(bucket: UInt64, holdoutPercent: Double) -> Bool {
+        Double(bucket % 10_000) < holdoutPercent * 100
     }
 
     /// The account key: `X.appAccountToken` lower-cased, else the `originalTransactionId`.

@@ -22,15 +22,13 @@ public struct MRRReport: Sendable {
 
     /// The months, oldest first (the last ends at `T`).
     public let periods: [ReportPeriod]
-    private var slots: [ProductCurrency: Int] = [:]
-    private var keys: [ProductCurrency] = []
-    private var cells: [[Counts]] = []
-    /// The attributes looked up last and their slot (a subscription's transactions mostly share one).
-    private var last: (attributes: TransactionAttributes, slot: Int)?
+    /// Product, plan and currency → month → counts.
+    private var table: ProductCurrencyTable<Counts>
 
     /// The report over `periods` for the sales among `timelines`.
     public init(periods: [ReportPeriod], timelines: [SubscriptionTimeline], context: MoneyContext) {
         self.periods = periods
+        table = ProductCurrencyTable(periodCount: periods.count, keepsPlan: true, empty: Counts())
         for timeline in timelines where timeline.isSale { add(timeline, context: context) }
     }
 
@@ -40,63 +38,36 @@ public struct MRRReport: Sendable {
             let transaction = timeline.transactions[segment.transaction]
             guard transaction.isPaid, segment.start < segment.end else { continue }
             // The months whose last instant p1 − 1 ms lies in [start, end): p1 in (start, end].
-            var month = Self.firstPeriod(endingAfter: segment.start, in: periods)
-            let stop = Self.firstPeriod(endingAfter: segment.end, in: periods)
+            var month = ReportPeriod.firstIndex(endingAfter: segment.start, in: periods)
+            let stop = ReportPeriod.firstIndex(endingAfter: segment.end, in: periods)
             guard month < stop else { continue }
-            let slot = slot(of: transaction, context: context)
+            let slot = table.slot(of: transaction, context: context)
             let monthly = transaction.price.flatMap {
                 MoneyMath.monthlyPrice($0, duration: transaction.expiresDate - transaction.purchaseDate)
             }
             while month < stop {
-                cells[slot][month].activePaidEnd += 1
+                table.cells[slot][month].activePaidEnd += 1
                 if let monthly, let currency = transaction.currency {
                     if let amount = context.convert(monthly, currency: currency, at: periods[month].end - 1) {
-                        cells[slot][month].mrrEnd &+= amount
+                        table.cells[slot][month].mrrEnd &+= amount
                     }
                 } else {
-                    cells[slot][month].unpricedActive += 1
+                    table.cells[slot][month].unpricedActive += 1
                 }
                 month += 1
             }
         }
     }
 
-    /// Index of the first period whose end is `> instant`.
-    private static func firstPeriod(endingAfter instant: Int64, in periods: [ReportPeriod]) -> Int {
-        var low = 0
-        var high = periods.count
-        while low < high {
-            let middle = (low + high) / 2
-            if periods[middle].end <= instant { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
-
-    private mutating func slot(of transaction: SubscriptionTransaction, context: MoneyContext) -> Int {
-        if let last, last.attributes === transaction.attributes { return last.slot }
-        let key = ProductCurrency(product: ProductPlan(transaction), currency: context.rowCurrency(transaction.currency))
-        let slot: Int
-        if let known = slots[key] {
-            slot = known
-        } else {
-            slot = keys.count
-            slots[key] = slot
-            keys.append(key)
-            cells.append(Array(repeating: Counts(), count: periods.count))
-        }
-        last = (transaction.attributes, slot)
-        return slot
-    }
-
     /// The rows (month, product, plan, currency) with some active subscription, sorted by key.
     public func rows() -> [[String?]] {
-        let order = keys.indices.sorted { ProductCurrency.precedes(keys[$0], keys[$1]) }
         var rows: [[String?]] = []
+        let order = table.orderedSlots
         for (index, period) in periods.enumerated() {
-            for slot in order where cells[slot][index].activePaidEnd > 0 {
-                let counts = cells[slot][index]
+            for slot in order where table.cells[slot][index].activePaidEnd > 0 {
+                let counts = table.cells[slot][index]
                 rows.append([
-                    period.label, keys[slot].product.productId, keys[slot].product.billingPlanType, keys[slot].currency,
+                    period.label, table.keys[slot].product.productId, table.keys[slot].product.billingPlanType, table.keys[slot].currency,
                     String(counts.activePaidEnd), String(counts.mrrEnd),
                     String(MoneyMath.rounded(Int128(counts.mrrEnd), over: Int128(counts.activePaidEnd))), String(counts.unpricedActive),
                 ])
@@ -108,6 +79,6 @@ public struct MRRReport: Sendable {
     /// `mrr_end` of the month labelled `label` over every product, plan and currency.
     public func mrrEnd(period label: String) -> Int64 {
         guard let index = periods.firstIndex(where: { $0.label == label }) else { return 0 }
-        return cells.reduce(0) { $0 &+ $1[index].mrrEnd }
+        return table.cells.reduce(0) { $0 &+ $1[index].mrrEnd }
     }
 }

@@ -45,70 +45,49 @@ public struct RevenueReport: Sendable {
 
     /// The report's periods, oldest first.
     public let periods: [ReportPeriod]
-    private var slots: [ProductCurrency: Int] = [:]
-    private var keys: [ProductCurrency] = []
-    /// Slot → period → counts.
-    private var cells: [[Counts]] = []
-    /// The attributes looked up last, their row currency and slot.
-    private var last: (attributes: TransactionAttributes, slot: Int)?
+    /// Product and currency → period → counts.
+    private var table: ProductCurrencyTable<Counts>
 
     /// An empty report over `periods`.
     public init(periods: [ReportPeriod]) {
         self.periods = periods
+        table = ProductCurrencyTable(periodCount: periods.count, keepsPlan: false, empty: Counts())
     }
 
     /// Adds the events of `timeline` (``SubscriptionTimeline/moneyEvents(_:)`` through `context`).
     public mutating func add(_ events: [MoneyEvent], of timeline: SubscriptionTimeline, context: MoneyContext) {
         for event in events {
             guard let period = ReportPeriod.index(containing: event.instant, in: periods) else { continue }
-            let slot = slot(of: timeline.transactions[event.transaction], context: context)
+            let slot = table.slot(of: timeline.transactions[event.transaction], context: context)
             switch event.kind {
-            case .unpriced: cells[slot][period].unpriced += 1
+            case .unpriced: table.cells[slot][period].unpriced += 1
             case .charge:
-                cells[slot][period].charges += 1
+                table.cells[slot][period].charges += 1
                 if let amount = event.amount, let proceeds = event.proceeds {
-                    cells[slot][period].gross &+= amount
-                    cells[slot][period].proceeds &+= proceeds
+                    table.cells[slot][period].gross &+= amount
+                    table.cells[slot][period].proceeds &+= proceeds
                 }
             case .refund:
-                cells[slot][period].refunded += 1
+                table.cells[slot][period].refunded += 1
                 if let amount = event.amount, let proceeds = event.proceeds {
-                    cells[slot][period].refunds &+= amount
-                    cells[slot][period].proceeds &-= proceeds
+                    table.cells[slot][period].refunds &+= amount
+                    table.cells[slot][period].proceeds &-= proceeds
                 }
             }
-            if event.isUnconverted { cells[slot][period].unconverted += 1 }
+            if event.isUnconverted { table.cells[slot][period].unconverted += 1 }
         }
-    }
-
-    private mutating func slot(of transaction: SubscriptionTransaction, context: MoneyContext) -> Int {
-        // A subscription's transactions mostly share one interned attributes object.
-        if let last, last.attributes === transaction.attributes { return last.slot }
-        let key = ProductCurrency(
-            product: ProductPlan(productId: transaction.productId, billingPlanType: nil),
-            currency: context.rowCurrency(transaction.currency))
-        let slot: Int
-        if let known = slots[key] {
-            slot = known
-        } else {
-            slot = keys.count
-            slots[key] = slot
-            keys.append(key)
-            cells.append(Array(repeating: Counts(), count: periods.count))
-        }
-        last = (transaction.attributes, slot)
-        return slot
     }
 
     /// The rows (period, product, currency) with some non-zero count, sorted by key.
     public func rows() -> [[String?]] {
-        let order = keys.indices.sorted { ProductCurrency.precedes(keys[$0], keys[$1]) }
         var rows: [[String?]] = []
+        let order = table.orderedSlots
         for (index, period) in periods.enumerated() {
-            for slot in order where !cells[slot][index].isZero {
-                let counts = cells[slot][index]
+            for slot in order where !table.cells[slot][index].isZero {
+                let counts = table.cells[slot][index]
                 rows.append([
-                    period.label, keys[slot].product.productId, keys[slot].currency, String(counts.charges), String(counts.gross),
+                    period.label, table.keys[slot].product.productId, table.keys[slot].currency, String(counts.charges),
+                    String(counts.gross),
                     String(counts.refunded), String(counts.refunds), String(counts.net), String(counts.proceeds), String(counts.unpriced),
                     String(counts.unconverted),
                 ])
@@ -122,7 +101,7 @@ public struct RevenueReport: Sendable {
     public func totals(period label: String) -> Counts {
         var total = Counts()
         guard let index = periods.firstIndex(where: { $0.label == label }) else { return total }
-        for slot in cells.indices { total.add(cells[slot][index]) }
+        for cells in table.cells { total.add(cells[index]) }
         return total
     }
 }

@@ -73,27 +73,6 @@ public struct ChurnReport: Sendable {
 
         init(periods: [ReportPeriod]) { self.periods = periods }
 
-        /// Index of the first period for which `isBefore` is false (periods are ordered, so it holds for a prefix).
-        static func firstPeriod(in periods: [ReportPeriod], after isBefore: (ReportPeriod) -> Bool) -> Int {
-            var low = 0
-            var high = periods.count
-            while low < high {
-                let middle = (low + high) / 2
-                if isBefore(periods[middle]) { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
-
-        /// Index of the first period whose start is `>= instant`.
-        static func firstPeriod(startingAtOrAfter instant: Int64, in periods: [ReportPeriod]) -> Int {
-            firstPeriod(in: periods) { $0.start < instant }
-        }
-
-        /// Index of the first period whose end is `> instant`.
-        static func firstPeriod(endingAfter instant: Int64, in periods: [ReportPeriod]) -> Int {
-            firstPeriod(in: periods) { $0.end <= instant }
-        }
-
         static func period(containing instant: Int64, in periods: [ReportPeriod]) -> Int? {
             ReportPeriod.index(containing: instant, in: periods)
         }
@@ -125,11 +104,11 @@ public struct ChurnReport: Sendable {
                 let transaction = timeline.transactions[segment.transaction]
                 guard transaction.isPaid else { continue }
                 // active_start: periods whose start p0 is in [start, end).
-                let firstStart = Self.firstPeriod(startingAtOrAfter: segment.start, in: periods)
-                let endStart = Self.firstPeriod(startingAtOrAfter: segment.end, in: periods)
+                let firstStart = ReportPeriod.firstIndex(startingAtOrAfter: segment.start, in: periods)
+                let endStart = ReportPeriod.firstIndex(startingAtOrAfter: segment.end, in: periods)
                 // active_end: periods whose p1 − 1 ms is in [start, end), i.e. p1 in (start, end].
-                let firstEnd = Self.firstPeriod(endingAfter: segment.start, in: periods)
-                let endEnd = Self.firstPeriod(endingAfter: segment.end, in: periods)
+                let firstEnd = ReportPeriod.firstIndex(endingAfter: segment.start, in: periods)
+                let endEnd = ReportPeriod.firstIndex(endingAfter: segment.end, in: periods)
                 guard firstStart < endStart || firstEnd < endEnd else { continue }
                 let product = index(of: transaction)
                 if firstStart < endStart {

@@ -2,15 +2,7 @@
 public enum RateFormat {
     /// `format(1, 3)` is `"0.333333"`, `format(2, 3)` is `"0.666667"`, `format(1, 0)` is `nil`.
     public static func format(_ numerator: Int, _ denominator: Int) -> String? {
-        guard denominator != 0 else { return nil }
-        let negative = (numerator < 0) != (denominator < 0)
-        let n = Int64(abs(numerator))
-        let d = Int64(abs(denominator))
-        let scaled = (n * 2_000_000 + d) / (2 * d)
-        let whole = scaled / 1_000_000
-        let fraction = String(scaled % 1_000_000)
-        let text = "\(whole).\(String(repeating: "0", count: 6 - fraction.count))\(fraction)"
-        return negative && scaled != 0 ? "-" + text : text
+        format(Int128(numerator), over: Int128(denominator))
     }
 
     /// `numerator / denominator` with 6 decimals, rounded once half away from zero (an exact difference of

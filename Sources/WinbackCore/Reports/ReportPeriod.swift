@@ -27,4 +27,25 @@ public struct ReportPeriod: Sendable, Equatable {
         guard index >= 0, instant < periods[index].end else { return nil }
         return index
     }
+
+    /// Index of the first of `periods` (ordered by start) whose start is `>= instant`; `periods.count` if none.
+    public static func firstIndex(startingAtOrAfter instant: Int64, in periods: [ReportPeriod]) -> Int {
+        firstIndex(in: periods) { $0.start < instant }
+    }
+
+    /// Index of the first of `periods` (ordered) whose end is `> instant`; `periods.count` if none.
+    public static func firstIndex(endingAfter instant: Int64, in periods: [ReportPeriod]) -> Int {
+        firstIndex(in: periods) { $0.end <= instant }
+    }
+
+    /// Index of the first period for which `isBefore` is false (it holds for a prefix), by bisection.
+    private static func firstIndex(in periods: [ReportPeriod], after isBefore: (ReportPeriod) -> Bool) -> Int {
+        var low = 0
+        var high = periods.count
+        while low < high {
+            let middle = (low + high) / 2
+            if isBefore(periods[middle]) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
 }

@@ -70,15 +70,13 @@ public struct SubscriptionSimulator {
         guard let selection = Self.campaignHistory.first(where: { $0 + Self.day - lapse >= 7 * Self.day }),
             selection + Self.day - lapse <= 365 * Self.day
         else { return nil }
-        let bucket = HoldoutHash.bucket("\(Self.historyCampaign.id):\(accountKey.lowercased())") % 10_000
-        let isTreated = Double(bucket) >= Self.historyCampaign.holdoutPercent * 100
+        let isTreated = !CampaignSelector.isHoldout(
+            bucket: HoldoutHash.bucket("\(Self.historyCampaign.id):\(accountKey.lowercased())"),
+            holdoutPercent: Self.historyCampaign.holdoutPercent)
         guard random.chance(isTreated ? 0.6 : 0.1) else { return nil }
         let date = selection + Self.day + random.int(in: 0...(20 * Self.day - 1))
         return date < anchor ? (date, isTreated) : nil
     }
-
-    /// `instant` plus `months` calendar months (UTC), clamping the day to the month's length.
-    public static func addingMonths(_ instant: Int64, _ months: Int64) -> Int64 { InstantFormat.addingMonths(instant, months) }
 
     /// The storefront-currency price of a US price (milliunits): about the exchange rate, at a local price
     /// point (a whole number of yen in tens; `.99` elsewhere).
@@ -146,7 +144,7 @@ public struct SubscriptionSimulator {
             let expires: Int64
             switch kind {
             case .freeTrial: expires = purchase + 7 * Self.day
-            default: expires = Self.addingMonths(purchase, billsMonthly ? 1 : product.months)
+            default: expires = InstantFormat.addingMonths(purchase, billsMonthly ? 1 : product.months)
             }
             var (offerType, offerIdentifier, discount, offerPeriod, price) = offerFields(kind)
             if billsMonthly { price = Self.commitmentInstalment }
@@ -182,7 +180,7 @@ public struct SubscriptionSimulator {
                         "commitmentInfo",
                         JSONText.object([
                             ("billingPeriodNumber", .integer(period)),
-                            ("commitmentExpiresDate", .integer(Self.addingMonths(commitmentStart, 12))),
+                            ("commitmentExpiresDate", .integer(InstantFormat.addingMonths(commitmentStart, 12))),
                             ("commitmentPrice", .integer(12 * price)), ("totalBillingPeriods", .integer(12)),
                         ])
                     ),
@@ -347,7 +345,7 @@ public struct SubscriptionSimulator {
         ]
         if let eligibleWinBack { renewal.append(("eligibleWinBackOfferIds", JSONText.array(eligibleWinBack.map { .string($0) }))) }
         if billsMonthly {
-            let commitmentExpires = Self.addingMonths(commitmentStart, 12)
+            let commitmentExpires = InstantFormat.addingMonths(commitmentStart, 12)
             renewal += [
                 ("renewalBillingPlanType", .string(RenewalBillingPlanType.monthly.rawValue)),
                 (
