@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# Winback nightly job: runs `winback run` for yesterday (in WINBACK_TZ), one run at a time, with a dated log.
-# Exit code: winback's own (0, 64, 65, 74, 75, 1) — 75 also when another nightly.sh is still running.
+# Winback nightly job: when the config has an `api` block, `winback sync` first (the last 3 days of App Store
+# Server Notifications through yesterday, UTC; days already downloaded are skipped); then `winback run` for
+# yesterday (in WINBACK_TZ); one nightly at a time, with a dated log.
+# Exit code: the run's own (0, 64, 65, 74, 75, 1) — 75 also when another nightly.sh is still running. When the
+# sync fails (75 temporary, 76 unexpected response, 77 key refused) the run still reports on the files there
+# are, and the script exits with the sync's code if the run itself succeeded.
 #
 # Environment (all optional):
 #   WINBACK_BIN      the winback executable            (default: winback on PATH)
@@ -9,6 +13,8 @@
 #   WINBACK_LOG_DIR  where dated logs go               (default: /var/log/winback)
 #   WINBACK_AS_OF    override the as-of date (backfill a day: WINBACK_AS_OF=2026-11-03 nightly.sh)
 #   WINBACK_SIGNING_KEY_FILE  the In-App Purchase key (read by winback itself)
+#   WINBACK_API_KEY_FILE      the App Store Server API key of `winback sync` (read by winback itself)
+#   WINBACK_SYNC_OPTIONS  extra `winback sync` options, e.g. --from 2026-11-01 to backfill a range
 #   WINBACK_RUN_OPTIONS  extra `winback run` options, e.g. --no-store to verify every file again
 #
 # The verified store (config `store`, default `verified/` beside the ledger) makes a night's cost follow
@@ -31,11 +37,25 @@ if ! flock -n 9; then
   exit 75
 fi
 
+sync_status=0
+if grep -q '"api"[[:space:]]*:' "$config"; then
+  echo "$(date -u +%FT%TZ) nightly.sh: winback sync --config $config" >>"$log"
+  set +e
+  # shellcheck disable=SC2086  # the options are words to split
+  "$bin" sync --config "$config" ${WINBACK_SYNC_OPTIONS:-} >>"$log" 2>&1
+  sync_status=$?
+  set -e
+  if [ "$sync_status" -ne 0 ]; then
+    echo "$(date -u +%FT%TZ) nightly.sh: winback sync exited $sync_status; running on the files there are" >>"$log"
+  fi
+fi
+
 echo "$(date -u +%FT%TZ) nightly.sh: winback run --config $config --as-of $as_of" >>"$log"
 set +e
 # shellcheck disable=SC2086  # the options are words to split
 "$bin" run --config "$config" --as-of "$as_of" ${WINBACK_RUN_OPTIONS:-} >>"$log" 2>&1
 status=$?
 set -e
+if [ "$status" -eq 0 ] && [ "$sync_status" -ne 0 ]; then status=$sync_status; fi
 echo "$(date -u +%FT%TZ) nightly.sh: exit $status" >>"$log"
 exit "$status"

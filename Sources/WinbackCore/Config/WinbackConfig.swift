@@ -14,6 +14,8 @@ public struct WinbackConfig: Sendable, Equatable {
     public var report: ReportSettings
     /// The In-App Purchase key offers are signed with; `nil` when no campaign signs.
     public var signing: SigningSettings?
+    /// The App Store Server API key and directory of `winback sync`; `nil` when the config does not sync.
+    public var api: APISettings? = nil
     /// The SQLite offer ledger.
     public var ledger: String
     /// The verified store's directory (SPEC §14); `nil`: `verified/` beside the ledger.
@@ -32,7 +34,7 @@ public struct WinbackConfig: Sendable, Equatable {
             throw ConfigError(key: "(file)", message: "expected a JSON object, found invalid JSON: \(error)")
         }
         let reader = try ConfigObject(root, key: "")
-        try reader.allowOnly(["app", "inputs", "trust", "report", "signing", "ledger", "store", "output", "campaigns"])
+        try reader.allowOnly(["app", "inputs", "trust", "report", "signing", "api", "ledger", "store", "output", "campaigns"])
 
         let app = try ConfigObject(try reader.required("app"), key: "app")
         try app.allowOnly(["bundleId", "appAppleId", "environment"])
@@ -94,6 +96,7 @@ public struct WinbackConfig: Sendable, Equatable {
                 privateKeyFile: try object.optionalString("privateKeyFile"))
         }
 
+        let api = try reader.optional("api").map { value throws(ConfigError) in try APISettings.parse(ConfigObject(value, key: "api")) }
         let ledger = try reader.string("ledger")
         let store = try reader.optionalString("store")
         let output = try reader.string("output")
@@ -113,6 +116,6 @@ public struct WinbackConfig: Sendable, Equatable {
             report: ReportSettings(
                 timeZone: timeZone, gracePeriodDays: Int(grace), maxRejectRate: maxRejectRate, maxDataLagDays: Int(maxDataLagDays),
                 maxLineBytes: Int(maxLineBytes), money: money),
-            signing: signing, ledger: ledger, store: store, output: output, campaigns: campaigns)
+            signing: signing, api: api, ledger: ledger, store: store, output: output, campaigns: campaigns)
     }
 }

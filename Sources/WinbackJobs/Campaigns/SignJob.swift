@@ -41,7 +41,7 @@ public enum SignJob {
         }
         let calendar = try RunJob.calendar(config: loaded.config, asOf: asOf, now: now())
         let signer = OfferSigner(
-            key: try SigningKeyLoader.load(loaded, environment: environment, warn: warn), bundleId: loaded.config.app.bundleId)
+            key: try InAppPurchaseKeyLoader.signingKey(loaded, environment: environment, warn: warn), bundleId: loaded.config.app.bundleId)
         let ledger = try OfferLedger(path: loaded.resolve(loaded.config.ledger))
         let stored = try ledger.selections(campaign: campaign.id, asOf: calendar.asOfLabel)
         guard !stored.isEmpty else {

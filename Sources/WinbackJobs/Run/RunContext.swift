@@ -45,7 +45,7 @@ struct RunContext {
         let signer =
             try campaigns.contains(where: \.isSigned)
             ? OfferSigner(
-                key: SigningKeyLoader.load(loaded, environment: options.environment, warn: { RunJob.warn($0, isQuiet: false) }),
+                key: InAppPurchaseKeyLoader.signingKey(loaded, environment: options.environment, warn: { RunJob.warn($0, isQuiet: false) }),
                 bundleId: config.app.bundleId)
             : nil
         let ledgerPath = options.ledgerOverride.map { FileSystem.resolve($0, against: cwd) } ?? loaded.resolve(config.ledger)

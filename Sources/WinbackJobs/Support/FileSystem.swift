@@ -22,4 +22,36 @@ enum FileSystem {
         let joined = path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
         return (joined as NSString).standardizingPath
     }
+
+    /// Writes `bytes` to `path` atomically: into `.<name>.<pid>.tmp` beside it, flushed to disk, then renamed
+    /// over `path` (and the directory flushed), so a reader sees the old file or the whole new one, never a part.
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(JobError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let temporary = directory + "/." + (path as NSString).lastPathComponent + ".\(getpid()).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .io(IOError(path: temporary, reason: String(cString: strerror(errno)))) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else {
+                let reason = String(cString: strerror(errno))
+                close(descriptor)
+                unlink(temporary)
+                throw .io(IOError(path: temporary, reason: "write failed (\(reason))"))
+            }
+            written += count
+        }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard synced, rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw .io(IOError(path: path, reason: "cannot move the finished file into place (\(reason))"))
+        }
+        let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY)
+        if directoryDescriptor >= 0 {
+            fsync(directoryDescriptor)
+            close(directoryDescriptor)
+        }
+    }
 }

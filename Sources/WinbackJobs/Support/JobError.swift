@@ -11,6 +11,12 @@ public enum JobError: Error, Sendable, CustomStringConvertible {
     case io(IOError)
     /// Another run holds the lock (75).
     case locked(String)
+    /// A temporary failure that outlasted the retries, e.g. the App Store Server API kept answering 503 (75).
+    case temporary(String)
+    /// A response the App Store Server API should not give: its status and an excerpt of its body (76).
+    case unexpectedResponse(String)
+    /// The App Store Server API refused the key: the message names the key id, never the key (77).
+    case authentication(String)
     /// Anything else (1).
     case internalError(String)
 
@@ -27,7 +33,9 @@ public enum JobError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .config, .usage: 64
         case .io: 74
-        case .locked: 75
+        case .locked, .temporary: 75
+        case .unexpectedResponse: 76
+        case .authentication: 77
         case .internalError: 1
         }
     }
@@ -38,7 +46,7 @@ public enum JobError: Error, Sendable, CustomStringConvertible {
         case .config(let file, let error): "invalid config \(file): \(error.key): \(error.message)"
         case .usage(let message): message
         case .io(let error): "I/O error: \(error)"
-        case .locked(let message): message
+        case .locked(let message), .temporary(let message), .unexpectedResponse(let message), .authentication(let message): message
         case .internalError(let message): message
         }
     }

@@ -1,0 +1,49 @@
+/// `api` in the config (SPEC §15): the App Store Server API key `winback sync` authenticates with and the
+/// directory it writes notification files to.
+public struct APISettings: Sendable, Equatable {
+    /// The key's 10-character id (`kid` of the token).
+    public var keyId: String
+    /// The issuer id (App Store Connect → Users and Access → Integrations; `iss` of the token).
+    public var issuerId: String
+    /// Path of the PKCS#8 `.p8` file, relative to the config; `WINBACK_API_KEY_FILE` overrides it.
+    public var privateKeyFile: String?
+    /// Where `notifications/<YYYY-MM-DD>.ndjson.gz` files go, relative to the config.
+    public var directory: String
+    /// The API's base URL without a trailing `/`; `nil`: Apple's, by `app.environment` (``defaultBaseURL(environment:)``).
+    public var baseURL: String?
+
+    /// Settings from the config's `api` object.
+    public init(keyId: String, issuerId: String, privateKeyFile: String?, directory: String, baseURL: String?) {
+        self.keyId = keyId
+        self.issuerId = issuerId
+        self.privateKeyFile = privateKeyFile
+        self.directory = directory
+        self.baseURL = baseURL
+    }
+
+    /// Apple's production or sandbox endpoint for `app.environment`.
+    public static func defaultBaseURL(environment: String) -> String {
+        environment == "Sandbox" ? "https://api.storekit-sandbox.itunes.apple.com" : "https://api.storekit.itunes.apple.com"
+    }
+
+    /// Parses the `api` object: unknown keys, missing ids or a `baseURL` that is not `http(s)://host…` fail naming the key.
+    static func parse(_ object: ConfigObject) throws(ConfigError) -> APISettings {
+        try object.allowOnly(["keyId", "issuerId", "privateKeyFile", "directory", "baseURL"])
+        let keyId = try object.string("keyId")
+        let issuerId = try object.string("issuerId")
+        let directory = try object.string("directory")
+        var baseURL = try object.optionalString("baseURL")
+        if let url = baseURL {
+            let rest = url.hasPrefix("https://") ? url.dropFirst(8) : url.hasPrefix("http://") ? url.dropFirst(7) : nil
+            guard let rest, let host = rest.split(separator: "/").first, !host.isEmpty, !url.contains("?"), !url.contains(" ") else {
+                throw ConfigError(
+                    key: "api.baseURL",
+                    message: "expected an http:// or https:// URL such as 'https://api.storekit.itunes.apple.com', found '\(url)'")
+            }
+            while baseURL?.hasSuffix("/") == true { baseURL?.removeLast() }
+        }
+        return APISettings(
+            keyId: keyId, issuerId: issuerId, privateKeyFile: try object.optionalString("privateKeyFile"), directory: directory,
+            baseURL: baseURL)
+    }
+}

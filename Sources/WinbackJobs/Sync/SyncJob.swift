@@ -1,0 +1,94 @@
+import Foundation
+import WinbackCore
+import WinbackIO
+
+/// `winback sync` (SPEC §15): downloads App Store Server Notifications from the App Store Server API's
+/// notification history, one UTC day at a time, into `<api.directory>/notifications/<YYYY-MM-DD>.ndjson.gz`
+/// (`{"signedPayload": …}` lines, the form `winback run` reads), each written atomically once all its pages
+/// are in. A day already written is skipped unless `refresh`. One sync at a time per directory (a lock).
+public enum SyncJob {
+    /// Runs the sync; throws a ``JobError`` with the exit code of §15 (64, 74, 75, 76, 77).
+    public static func run(_ options: SyncOptions, log: @escaping (String) -> Void) async throws(JobError) -> SyncOutcome {
+        let loaded = try LoadedConfig.load(path: options.configPath)
+        guard let settings = loaded.config.api else {
+            throw .config(
+                file: loaded.path,
+                ConfigError(
+                    key: "api", message: "expected keyId, issuerId, privateKeyFile and directory (required by winback sync), found none"))
+        }
+        let days: [SyncDay]
+        do {
+            days = try SyncDayRange.days(
+                from: options.from, to: options.to, now: Int64((options.now().timeIntervalSince1970 * 1000).rounded(.down)))
+        } catch {
+            throw .usage(error.description)
+        }
+        let key = try InAppPurchaseKeyLoader.apiKey(loaded, settings: settings, environment: options.environment, warn: log)
+        let directory = loaded.resolve(settings.directory) + "/notifications"
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .io(IOError(path: directory, reason: "cannot create directory (\(error.localizedDescription))"))
+        }
+        let lock: RunLock
+        do {
+            lock = try RunLock(
+                outputDirectory: directory,
+                startedAt: InstantFormat.iso8601(milliseconds: Int64(options.now().timeIntervalSince1970 * 1000)))
+        } catch {
+            throw JobError(error)
+        }
+        defer { withExtendedLifetime(lock) {} }
+        removeLeftovers(in: directory)
+
+        let baseURL = settings.baseURL ?? APISettings.defaultBaseURL(environment: loaded.config.app.environment)
+        var client = NotificationHistoryClient(
+            transport: HTTPTransport(timeout: options.requestTimeout), baseURL: baseURL, key: key, bundleId: loaded.config.app.bundleId,
+            policy: options.retryPolicy, now: options.now, sleep: options.sleep, jitter: options.jitter,
+            log: options.isQuiet ? { _ in } : log)
+        let progress = options.isQuiet ? nil : SyncProgress(log: log)
+        var outcome = SyncOutcome(from: days[0].label, to: days[days.count - 1].label, directory: directory)
+        for day in days {
+            let path = directory + "/" + day.fileName
+            if !options.refresh, FileManager.default.fileExists(atPath: path) {
+                outcome.daysSkipped += 1
+                progress?.finish("sync: \(day): already written; skipped (--refresh fetches it again)")
+                continue
+            }
+            let history = try await client.fetch(day: day) { pages, count in
+                progress?.update("sync: \(day): page \(pages), \(count) notifications")
+            }
+            try FileSystem.writeAtomically(try dayFile(history.signedPayloads, path: path), to: path)
+            outcome.daysWritten += 1
+            outcome.notifications += history.signedPayloads.count
+            outcome.requests += history.requests
+            outcome.retries += history.retries
+            progress?.finish(
+                "sync: \(day): \(history.signedPayloads.count) notifications in \(history.pages) page\(history.pages == 1 ? "" : "s")"
+                    + (history.retries > 0 ? ", \(history.retries) retried" : "") + " → \(path)")
+        }
+        return outcome
+    }
+
+    /// The gzip NDJSON of a day: one `{"signedPayload":"…"}` line per notification (empty for a day without any).
+    static func dayFile(_ signedPayloads: [String], path: String) throws(JobError) -> [UInt8] {
+        var text = ""
+        for payload in signedPayloads {
+            text += JSONText.render(JSONText.object(["signedPayload": .string(payload)]))
+            text += "\n"
+        }
+        do {
+            return try GzipWriter.compress(Array(text.utf8))
+        } catch {
+            throw .io(IOError(path: path, reason: "cannot compress (\(error))"))
+        }
+    }
+
+    /// Temporary files a killed sync left (`.<name>.<pid>.tmp`); the lock is held, so none is being written.
+    private static func removeLeftovers(in directory: String) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+            try? FileManager.default.removeItem(atPath: directory + "/" + name)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import WinbackCore
+
+/// The inputs of `winback sync`, with the clock, waiting and jitter injected so tests are deterministic and quick.
+public struct SyncOptions: Sendable {
+    /// The config file, as given on the command line (it must have `api`).
+    public var configPath: String
+    /// First day, `YYYY-MM-DD` (UTC); default: 2 days before `to`.
+    public var from: String?
+    /// Last day, `YYYY-MM-DD` (UTC), inclusive; default: yesterday.
+    public var to: String?
+    /// Fetch and rewrite days already written.
+    public var refresh = false
+    /// No progress or log lines on stderr.
+    public var isQuiet = false
+    /// When requests are tried again.
+    public var retryPolicy = RetryPolicy()
+    /// Seconds a request may go without progress before it fails (and is retried).
+    public var requestTimeout: Double = 60
+    /// The wall clock: the default days, the 180-day limit, each token's `iat`.
+    public var now: @Sendable () -> Date
+    /// Waits between attempts (tests record the delays instead).
+    public var sleep: @Sendable (Double) async -> Void
+    /// Uniform in `[0, 1)`, the backoff's jitter.
+    public var jitter: @Sendable () -> Double
+    /// Environment variables (`WINBACK_API_KEY_FILE`).
+    public var environment: [String: String]
+
+    /// Options with the real clock, real waiting and random jitter unless given.
+    public init(
+        configPath: String, from: String? = nil, to: String? = nil, now: @escaping @Sendable () -> Date = { Date() },
+        sleep: @escaping @Sendable (Double) async -> Void = { seconds in try? await Task.sleep(nanoseconds: UInt64(max(seconds, 0) * 1e9))
+        },
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.configPath = configPath
+        self.from = from
+        self.to = to
+        self.now = now
+        self.sleep = sleep
+        self.jitter = jitter
+        self.environment = environment
+    }
+}

@@ -1,0 +1,275 @@
+import Crypto
+import Foundation
+import Synchronization
+import WinbackCore
+import WinbackCrypto
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A stand-in for the App Store Server API's Get Notification History, on loopback, for `winback sync`
+/// tests: it checks each request's JWT with the key's public half (401 otherwise), serves the notifications
+/// whose `signedDate` falls in `[startDate, endDate)` a few per page with an opaque `paginationToken`, and
+/// injects the queued faults into the next requests, one fault per request.
+public final class MockAppStoreServer: Sendable {
+    /// Something to do to a request instead of answering it normally.
+    public enum Fault: Sendable {
+        /// Answer normally (to let a request through before the faults that follow).
+        case none
+        /// Answer with this status (and `Retry-After` when given) and a JSON error body.
+        case status(Int, retryAfter: String? = nil)
+        /// Wait this many seconds before answering (longer than the client's timeout: it gives up).
+        case slow(Double)
+        /// Send the headers with the full `Content-Length`, half the body, then close the connection.
+        case truncatedBody
+        /// Answer 200 with this body.
+        case body(String)
+    }
+
+    /// A request the server received.
+    public struct Request: Sendable {
+        /// `/path?query`.
+        public var target: String
+        /// The request's `Authorization` header.
+        public var authorization: String
+        /// The body.
+        public var body: String
+    }
+
+    /// A notification the server holds: its `signedDate` (epoch ms) and JWS.
+    public struct Notification: Sendable {
+        public var signedDate: Int64
+        public var signedPayload: String
+
+        public init(signedDate: Int64, signedPayload: String) {
+            self.signedDate = signedDate
+            self.signedPayload = signedPayload
+        }
+    }
+
+    private struct State {
+        var faults: [Fault] = []
+        var requests: [Request] = []
+        var running = true
+    }
+
+    private let listener: Int32
+    private let state = Mutex(State())
+    private let publicKey: P256.Signing.PublicKey
+    private let keyId: String
+    private let issuerId: String
+    private let bundleId: String
+    private let notifications: [Notification]
+    private let pageSize: Int
+    /// `http://127.0.0.1:<port>`.
+    public let baseURL: String
+
+    /// Starts listening on an ephemeral loopback port.
+    public init(
+        publicKey: P256.Signing.PublicKey, keyId: String, issuerId: String, bundleId: String, notifications: [Notification],
+        pageSize: Int = 20
+    ) throws {
+        self.publicKey = publicKey
+        self.keyId = keyId
+        self.issuerId = issuerId
+        self.bundleId = bundleId
+        self.notifications = notifications.sorted { $0.signedDate < $1.signedDate }
+        self.pageSize = pageSize
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw FixtureError(description: "socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(descriptor, 16) == 0 else {
+            close(descriptor)
+            throw FixtureError(description: "bind/listen: \(String(cString: strerror(errno)))")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        listener = descriptor
+        baseURL = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    /// Faults for the next requests, in order.
+    public func inject(_ faults: [Fault]) {
+        state.withLock { $0.faults += faults }
+    }
+
+    /// Every request received so far.
+    public var requests: [Request] { state.withLock { $0.requests } }
+
+    /// Stops accepting connections.
+    public func stop() {
+        let wasRunning = state.withLock { state in
+            defer { state.running = false }
+            return state.running
+        }
+        if wasRunning {
+            shutdown(listener, Int32(SHUT_RDWR))
+            close(listener)
+        }
+    }
+
+    private func acceptLoop() {
+        while state.withLock({ $0.running }) {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { return }
+            let thread = Thread { [self] in
+                serve(connection)
+                close(connection)
+            }
+            thread.start()
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        guard let (head, body) = readRequest(connection) else { return }
+        let lines = head.components(separatedBy: "\r\n")
+        let target = lines.first?.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let authorization = headers["authorization"] ?? ""
+        let fault: Fault? = state.withLock { state in
+            state.requests.append(Request(target: target, authorization: authorization, body: body))
+            return state.faults.isEmpty ? nil : state.faults.removeFirst()
+        }
+        switch fault {
+        case .status(let status, let retryAfter)?:
+            respond(
+                connection, status: status, headers: retryAfter.map { [("Retry-After", $0)] } ?? [],
+                body: #"{"errorCode":\#(status)0000,"errorMessage":"injected"}"#)
+            return
+        case .slow(let seconds)?:
+            Thread.sleep(forTimeInterval: seconds)
+        case .truncatedBody?:
+            let full = answer(target: target, authorization: authorization, body: body).body
+            let head =
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(full.utf8.count)\r\nConnection: close\r\n\r\n"
+            send(connection, head + String(full.prefix(full.count / 2)))
+            return
+        case .body(let text)?:
+            respond(connection, status: 200, headers: [], body: text)
+            return
+        case .none?, nil: break
+        }
+        let (status, text) = answer(target: target, authorization: authorization, body: body)
+        respond(connection, status: status, headers: [], body: text)
+    }
+
+    /// The normal answer: 401 for a bad token, 404 for another path, 400 for a bad body, else a page.
+    private func answer(target: String, authorization: String, body: String) -> (status: Int, body: String) {
+        guard let problem = tokenProblem(authorization) else {
+            return page(target: target, body: body)
+        }
+        return (401, #"{"errorCode":4010000,"errorMessage":"\#(problem)"}"#)
+    }
+
+    private func page(target: String, body: String) -> (status: Int, body: String) {
+        let parts = target.split(separator: "?", maxSplits: 1)
+        guard parts.first == "/inApps/v1/notifications/history" else { return (404, #"{"errorCode":4040000,"errorMessage":"not found"}"#) }
+        guard let request = try? JSONParser.parse(Array(body.utf8)), case .integer(let start)? = request["startDate"],
+            case .integer(let end)? = request["endDate"], start < end
+        else { return (400, #"{"errorCode":4000006,"errorMessage":"invalid request"}"#) }
+        var offset = 0
+        if parts.count == 2, parts[1].hasPrefix("paginationToken=") {
+            // The token is "p/<start>+<offset>=" percent-encoded: a client that does not encode it breaks here.
+            let token = String(parts[1].dropFirst("paginationToken=".count)).removingPercentEncoding ?? ""
+            guard token.hasPrefix("p/\(start)+"), token.hasSuffix("="), let value = Int(token.dropFirst("p/\(start)+".count).dropLast())
+            else { return (400, #"{"errorCode":4000008,"errorMessage":"invalid pagination token"}"#) }
+            offset = value
+        }
+        let day = notifications.filter { start <= $0.signedDate && $0.signedDate < end }
+        let items = day.dropFirst(offset).prefix(pageSize)
+        let hasMore = offset + items.count < day.count
+        var members: [(String, JSONValue)] = [
+            (
+                "notificationHistory",
+                .array(
+                    items.map {
+                        JSONElement(
+                            value: JSONText.object([
+                                ("sendAttempts", .array([])), ("signedPayload", .string($0.signedPayload)),
+                            ]), range: 0..<0)
+                    })
+            ),
+            ("hasMore", .bool(hasMore)),
+        ]
+        if hasMore { members.append(("paginationToken", .string("p/\(start)+\(offset + items.count)="))) }
+        return (200, JSONText.render(JSONText.object(members)))
+    }
+
+    /// Why the bearer token is not acceptable, or `nil` when it is.
+    private func tokenProblem(_ authorization: String) -> String? {
+        guard authorization.hasPrefix("Bearer ") else { return "no bearer token" }
+        let parts = authorization.dropFirst(7).split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3, let headerBytes = Base64.decodeURL(parts[0]), let claimBytes = Base64.decodeURL(parts[1]),
+            let signatureBytes = Base64.decodeURL(parts[2]), let header = try? JSONParser.parse(headerBytes),
+            let claims = try? JSONParser.parse(claimBytes)
+        else { return "malformed token" }
+        guard header["alg"] == .string("ES256"), header["typ"] == .string("JWT"), header["kid"] == .string(keyId) else {
+            return "bad header"
+        }
+        guard claims["iss"] == .string(issuerId), claims["aud"] == .string("appstoreconnect-v1"), claims["bid"] == .string(bundleId),
+            case .integer(let issuedAt)? = claims["iat"], case .integer(let expiresAt)? = claims["exp"], expiresAt > issuedAt,
+            expiresAt - issuedAt <= 3600
+        else { return "bad claims" }
+        guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes),
+            publicKey.isValidSignature(signature, for: Array((parts[0] + "." + parts[1]).utf8))
+        else { return "bad signature" }
+        return nil
+    }
+
+    private func readRequest(_ connection: Int32) -> (String, String)? {
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        while true {
+            if let end = buffer.firstRange(of: separator) {
+                let head = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
+                let length =
+                    head.components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+                while buffer.count - end.upperBound < length {
+                    let count = recv(connection, &chunk, chunk.count, 0)
+                    guard count > 0 else { return nil }
+                    buffer += chunk[..<count]
+                }
+                return (head, String(decoding: buffer[end.upperBound..<(end.upperBound + length)], as: UTF8.self))
+            }
+            let count = recv(connection, &chunk, chunk.count, 0)
+            guard count > 0 else { return nil }
+            buffer += chunk[..<count]
+        }
+    }
+
+    private func respond(_ connection: Int32, status: Int, headers: [(String, String)], body: String) {
+        var head = "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Status")\r\nContent-Type: application/json\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        head += "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+        send(connection, head + body)
+    }
+
+    private func send(_ connection: Int32, _ text: String) {
+        let bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { return }
+            sent += count
+        }
+    }
+}
