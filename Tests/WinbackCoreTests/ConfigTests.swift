@@ -41,7 +41,8 @@ import WinbackCore
     static let badConfigs: [BadConfig] = [
         BadConfig(
             name: "unknown top-level key", text: replacing("\"output\": \"out\"", with: "\"output\": \"out\", \"outptu\": 1"),
-            key: "outptu", message: "unknown key (allowed here: api, app, campaigns, inputs, ledger, output, report, signing, store, trust)"),
+            key: "outptu", message: "unknown key (allowed here: api, app, campaigns, inputs, ledger, output, report, signing, store, trust)"
+        ),
         BadConfig(
             name: "unknown nested key", text: replacing("\"gracePeriodDays\"", with: "\"graceDays\": 1, \"gracePeriodDays\""),
             key: "report.graceDays",

@@ -100,7 +100,13 @@ import WinbackTestSupport
         let days = try SyncDayRange.days(from: "2026-09-21", to: "2026-11-19", now: Int64(Self.now.timeIntervalSince1970 * 1000))
         #expect(days.count == 60)
 
-        let outcome = try await SyncJob.run(Self.options(config, from: "2026-09-21", to: "2026-11-19")) { _ in }
+        let lines = LogLines()
+        let outcome = try await SyncJob.run(Self.options(config, from: "2026-09-21", to: "2026-11-19")) { lines.append($0) }
+        // The sample config's inputs do not read sync/: the sync says so.
+        #expect(
+            lines.all.contains {
+                $0.hasPrefix("warning: no pattern of the config's inputs matches ") && $0.contains(#""sync/notifications/*.ndjson.gz""#)
+            })
         var total = 0
         var pages = 0
         for day in days {
@@ -126,11 +132,16 @@ import WinbackTestSupport
 
         // What sync wrote is what `winback run` reads: every synced record (the notifications and the
         // transactions and renewal infos inside them) verifies.
-        let verifyConfig = try SampleConfig.copy("sync-verify") { text in
-            text.replacing(
-                #/"inputs": \[[^\]]*\]/#, with: #""inputs": ["\#(config.deletingLastPathComponent().path)/sync/notifications/*.ndjson.gz"]"#
-            )
-        }
+        let verifyConfig = config.deletingLastPathComponent().appendingPathComponent("read-synced.json")
+        try String(contentsOf: config, encoding: .utf8).replacing(
+            #/"inputs": \[[^\]]*\]/#, with: #""inputs": ["sync/notifications/*.ndjson.gz"]"#
+        )
+        .write(to: verifyConfig, atomically: true, encoding: .utf8)
+        let quiet = LogLines()
+        var check = Self.options(verifyConfig, from: "2026-11-19", to: "2026-11-19")
+        check.isQuiet = false
+        _ = try await SyncJob.run(check) { quiet.append($0) }
+        #expect(!quiet.all.contains { $0.hasPrefix("warning:") }, "\(quiet.all)")
         let verify = try CommandRunner.run(["verify", "--config", verifyConfig.path, "--quiet"])
         #expect(verify.exitCode == 0, "\(verify.stderr)")
         let records = try #require(try JSONParser.parse(Array(verify.stdout.utf8))["records"])
@@ -245,4 +256,13 @@ import WinbackTestSupport
 /// The waits a sync asked for, recorded instead of slept.
 final class SleepLog: Sendable {
     let seconds = Mutex<[Double]>([])
+}
+
+/// Log lines a sync wrote.
+final class LogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+
+    var all: [String] { lines.withLock { $0 } }
 }

@@ -42,7 +42,7 @@ struct HTTPTransport: Sendable {
         do {
             (data, response) = try await session.data(for: request)
         } catch {
-            throw Failure(description: Self.describe(error))
+            throw Failure(description: describe(error))
         }
         guard let http = response as? HTTPURLResponse else { throw Failure(description: "not an HTTP response") }
         var fields: [String: String] = [:]
@@ -52,11 +52,14 @@ struct HTTPTransport: Sendable {
         return HTTPResponse(status: http.statusCode, headers: fields, body: [UInt8](data))
     }
 
-    /// A URL error's short description (code and message), without the URL's query.
-    private static func describe(_ error: any Error) -> String {
-        if let error = error as? URLError {
-            return "network error \(error.code.rawValue): \(error.localizedDescription)"
+    /// A URL error's short description, without the URL.
+    private func describe(_ error: any Error) -> String {
+        guard let error = error as? URLError else { return "network error: \(error.localizedDescription)" }
+        switch error.code {
+        case .timedOut: return "timed out (no answer for \(timeout.formatted()) s)"
+        case .cannotConnectToHost: return "connection refused"
+        case .networkConnectionLost: return "connection lost"
+        default: return "network error \(error.code.rawValue): \(error.localizedDescription)"
         }
-        return "network error: \(error.localizedDescription)"
     }
 }

@@ -64,10 +64,24 @@ public enum SyncJob {
             outcome.requests += history.requests
             outcome.retries += history.retries
             progress?.finish(
-                "sync: \(day): \(history.signedPayloads.count) notifications in \(history.pages) page\(history.pages == 1 ? "" : "s")"
+                "sync: \(day): \(history.signedPayloads.count) notification\(history.signedPayloads.count == 1 ? "" : "s") in \(history.pages) page\(history.pages == 1 ? "" : "s")"
                     + (history.retries > 0 ? ", \(history.retries) retried" : "") + " → \(path)")
         }
+        warnIfNotRead(days.map { directory + "/" + $0.fileName }, loaded: loaded, log: log)
         return outcome
+    }
+
+    /// Warns when no `inputs` pattern matches the synced files: `winback run` would not read them.
+    private static func warnIfNotRead(_ paths: [String], loaded: LoadedConfig, log: (String) -> Void) {
+        guard let path = paths.first(where: { FileManager.default.fileExists(atPath: $0) }) else { return }
+        let isRead = loaded.config.inputs.contains { pattern in
+            Glob.expand(pattern, in: loaded.directory).contains { $0.absolutePath == path }
+        }
+        if !isRead {
+            log(
+                "warning: no pattern of the config's inputs matches \(path); add \"\(loaded.config.api?.directory ?? "…")/notifications/*.ndjson.gz\" "
+                    + "to inputs, or winback run will not read the synced notifications")
+        }
     }
 
     /// The gzip NDJSON of a day: one `{"signedPayload":"…"}` line per notification (empty for a day without any).
