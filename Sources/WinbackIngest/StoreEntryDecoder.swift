@@ -15,11 +15,12 @@ public enum StoreEntryDecoder {
 
     /// Checks `bytes`: long enough, the right header and version, and the SHA-256 at its end matching the
     /// rest. Throws ``Damage`` otherwise.
-    public static func check(_ bytes: UnsafeRawBufferPointer) throws(Damage) {
+    public static func check(_ bytes: UnsafeRawBufferPointer, keyed: Bool = false) throws(Damage) {
         let header = StoreEntryEncoder.magic.count + 1
         guard bytes.count >= header + 1 + 32 else { throw Damage(description: "truncated (\(bytes.count) bytes)") }
-        guard bytes.prefix(StoreEntryEncoder.magic.count).elementsEqual(StoreEntryEncoder.magic) else {
-            throw Damage(description: "not an entry (no WBVS header)")
+        let magic = keyed ? StoreEntryEncoder.keyedMagic : StoreEntryEncoder.magic
+        guard bytes.prefix(magic.count).elementsEqual(magic) else {
+            throw Damage(description: "not an entry (no \(String(decoding: magic, as: UTF8.self)) header)")
         }
         guard bytes[StoreEntryEncoder.magic.count] == StoreEntryEncoder.formatVersion else {
             throw Damage(description: "format version \(bytes[StoreEntryEncoder.magic.count]), expected \(StoreEntryEncoder.formatVersion)")
@@ -36,6 +37,26 @@ public enum StoreEntryDecoder {
     public static func decode(
         _ bytes: UnsafeRawBufferPointer, source: String, compactor: PayloadCompactor, each: (RecordOutcome) throws -> Void
     ) throws {
+        try decode(bytes, source: source, compactor: compactor, keyed: false) { _, outcome in try each(outcome) }
+    }
+
+    /// Replays a checked keyed entry (a shard's): `each` sees every outcome in order with its ``RecordOrder``.
+    public static func decodeKeyed(
+        _ bytes: UnsafeRawBufferPointer, source: String, compactor: PayloadCompactor, each: (RecordOrder, RecordOutcome) throws -> Void
+    ) throws {
+        try decode(bytes, source: source, compactor: compactor, keyed: true) { index, outcome in
+            let line =
+                switch outcome {
+                case .accepted(let record): record.location.line
+                case .rejected(let rejection): rejection.location.line
+                }
+            try each(RecordOrder(line: line, index: index), outcome)
+        }
+    }
+
+    private static func decode(
+        _ bytes: UnsafeRawBufferPointer, source: String, compactor: PayloadCompactor, keyed: Bool, each: (Int, RecordOutcome) throws -> Void
+    ) throws {
         var reader = Reader(bytes: UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 32)]), compactor: compactor)
         reader.index = StoreEntryEncoder.magic.count + 1
         while true {
@@ -43,18 +64,22 @@ public enum StoreEntryDecoder {
             switch tag {
             case 0: return
             case 1:
+                let index = keyed ? try reader.count() : 0
                 let location = try reader.location(source)
                 var warnings: [String] = []
                 for _ in 0..<(try reader.count()) { warnings.append(try reader.string()) }
-                try each(.accepted(AcceptedRecord(location: location, kept: try reader.kept(), warnings: warnings)))
+                try each(index, .accepted(AcceptedRecord(location: location, kept: try reader.kept(), warnings: warnings)))
             case 2:
+                let index = keyed ? try reader.count() : 0
                 let location = try reader.location(source)
                 let code = try reader.string()
                 guard let rejectCode = RejectCode(rawValue: code) else { throw Damage(description: "unknown reject code '\(code)'") }
                 let message = try reader.string()
                 let record = try reader.string()
                 let base64 = try reader.optional { try $0.string() }
-                try each(.rejected(Rejection(location: location, code: rejectCode, message: message, record: record, recordBase64: base64)))
+                try each(
+                    index,
+                    .rejected(Rejection(location: location, code: rejectCode, message: message, record: record, recordBase64: base64)))
             default:
                 throw Damage(description: "unknown outcome tag \(tag)")
             }

@@ -15,34 +15,54 @@ import WinbackCore
 ///     and its identity is either "as the previous transaction's" (0) or given (1 + three strings);
 ///   - rejected: code (string), message (string), record (string), recordBase64 (optional string);
 /// - end: tag 0, then the SHA-256 of every byte before it (32 bytes), checked before anything is used.
+///
+/// A **keyed** entry — a shard's (SPEC §16), holding only that shard's records of the file — starts with
+/// `WBVK` instead, and each outcome's tag is followed by the record's index on its line (a varint; with
+/// the location's line it is the ``RecordOrder`` the merge sorts the shards' outcomes by).
 public struct StoreEntryEncoder {
     /// The entry format's version; part of the store's verifier digest, so a new version never reads an old entry.
     public static let formatVersion: UInt8 = 1
     /// The first bytes of every entry.
     public static let magic: [UInt8] = Array("WBVS".utf8)
+    /// The first bytes of a keyed entry (a shard's).
+    public static let keyedMagic: [UInt8] = Array("WBVK".utf8)
 
     /// Encoded bytes not yet taken by ``takeBytes()``.
     private var buffer: [UInt8] = []
     private var digest = SHA256()
     private var attributes: [ObjectIdentifier: Int] = [:]
     private var lastIdentity: SubscriptionIdentity?
+    private let isKeyed: Bool
 
-    /// An encoder whose first bytes are the header.
-    public init() {
-        buffer = Self.magic + [Self.formatVersion]
+    /// An encoder whose first bytes are the header; `keyed` for a shard's entry (``append(_:orderIndex:)``).
+    public init(keyed: Bool = false) {
+        buffer = (keyed ? Self.keyedMagic : Self.magic) + [Self.formatVersion]
+        isKeyed = keyed
     }
 
-    /// Appends `outcome` (read from `source`, the entry's file).
+    /// Appends `outcome` (read from `source`, the entry's file) to a plain entry.
     public mutating func append(_ outcome: RecordOutcome) {
+        append(outcome, index: nil)
+    }
+
+    /// Appends `outcome` to a keyed entry, with its record's index on its line (``RecordOrder/index``).
+    public mutating func append(_ outcome: RecordOutcome, orderIndex: Int) {
+        append(outcome, index: orderIndex)
+    }
+
+    private mutating func append(_ outcome: RecordOutcome, index: Int?) {
+        precondition(isKeyed == (index != nil), "a keyed entry needs every outcome's order, a plain one none")
         switch outcome {
         case .accepted(let record):
             buffer.append(1)
+            if let index { varint(UInt64(index)) }
             location(record.location)
             varint(UInt64(record.warnings.count))
             for warning in record.warnings { string(warning) }
             kept(record.kept)
         case .rejected(let rejection):
             buffer.append(2)
+            if let index { varint(UInt64(index)) }
             location(rejection.location)
             string(rejection.code.rawValue)
             string(rejection.message)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import WinbackCore
 import WinbackJobs
 
 struct RunCommand: AsyncParsableCommand {
@@ -30,12 +31,38 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-store"), help: "Verify every input file again, without reading or writing the verified store.")
     var noStore = false
 
+    @Option(
+        name: .long,
+        help:
+            "Run as shard i/N (or 'auto': i from JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX, N from --shards): verify only its records and write a partial for `winback merge`."
+    )
+    var shard: String?
+
+    @Option(name: .long, help: "The number of shards N, with --shard auto.")
+    var shards: Int?
+
+    @Option(name: .long, help: "With --shard: the directory the shard's partial is written to.")
+    var partial: String?
+
     func run() async throws {
         try await CommandSupport.run(command: "run") {
             var options = RunOptions(configPath: config, asOf: asOf, outputOverride: out, isQuiet: quiet)
             options.isVerbose = verbose
             options.usesStore = !noStore
             options.exitsAfterRun = true
+            if shard != nil || shards != nil || partial != nil {
+                guard let shard else { throw JobError.usage("--shards and --partial go with --shard i/N or --shard auto") }
+                let spec: ShardSpec
+                do {
+                    spec = try ShardSpec.resolve(shard, shards: shards, environment: options.environment)
+                } catch {
+                    throw JobError.usage("\(error)")
+                }
+                guard out == nil else { throw JobError.usage("--out: a shard publishes nothing; its partial goes to --partial DIR") }
+                options.partialDirectory = partial
+                CommandSupport.writeStdout(try await ShardJob.run(options, shard: spec))
+                return ExitStatus.success
+            }
             let outcome = try await RunJob.run(options)
             CommandSupport.writeStdout(outcome.summaryLine)
             return outcome.exitCode

@@ -9,7 +9,10 @@ struct Winback: AsyncParsableCommand {
         commandName: "winback",
         abstract: "Verify App Store exports, model subscriptions, report churn and sign win-back offers.",
         version: WinbackVersion.current,
-        subcommands: [RunCommand.self, SyncCommand.self, VerifyCommand.self, SignCommand.self, SampleDataCommand.self, BenchCommand.self]
+        subcommands: [
+            RunCommand.self, MergeCommand.self, SyncCommand.self, VerifyCommand.self, SignCommand.self, SampleDataCommand.self,
+            BenchCommand.self,
+        ]
     )
 
     /// Parses and runs the subcommand. A bad flag, like every other failure, still ends stdout with a JSON

@@ -25,6 +25,9 @@ public struct IngestPipeline: Sendable {
     public var store: VerifiedStore?
     /// Told about damaged store entries (the file is verified again).
     public var warn: @Sendable (String) -> Void = { _ in }
+    /// A sharded run (SPEC §16): only this shard's records are verified and handed on, each with its
+    /// ``RecordOrder`` kept in the (keyed) store entries; `nil` verifies every record.
+    public var shard: ShardSpec?
 
     /// A pipeline over `files`; `window` defaults to twice the cores.
     public init(
@@ -41,7 +44,14 @@ public struct IngestPipeline: Sendable {
     enum Batch: Sendable {
         /// Lines in the buffer they were read into: one allocation per batch, no copy of a line.
         case lines(source: String, batch: LineBatch)
-        case records([RawRecord])
+        /// Records of a `.json` document (or one located failure), the first being record `firstIndex` of its line.
+        case records([RawRecord], firstIndex: Int)
+    }
+
+    /// A verified batch: its outcomes, and in a sharded run each outcome's index on its line (``RecordOrder``).
+    struct Verified: Sendable {
+        var outcomes: [RecordOutcome] = []
+        var orderIndexes: [Int] = []
     }
 
     /// Runs the ingest; `consume` sees every outcome in input order. Returns per-file stats and how many
@@ -53,33 +63,34 @@ public struct IngestPipeline: Sendable {
         var filesFromStore = 0
         var firstError: (any Error)?
         let processor = self.processor
-        try await withThrowingTaskGroup(of: (Int, [RecordOutcome]).self) { group in
+        let shard = self.shard
+        try await withThrowingTaskGroup(of: (Int, Verified).self) { group in
             var submitted = 0
             var nextToEmit = 0
-            var pending: [Int: [RecordOutcome]] = [:]
+            var pending: [Int: Verified] = [:]
             // Store entries being written, in file order; each completes after its file's last batch is consumed.
             var entries: [PendingEntry] = []
 
-            func receive(_ result: (Int, [RecordOutcome])) {
+            func receive(_ result: (Int, Verified)) {
                 pending[result.0] = result.1
-                while let outcomes = pending.removeValue(forKey: nextToEmit) {
+                while let verified = pending.removeValue(forKey: nextToEmit) {
                     let sequence = nextToEmit
                     nextToEmit += 1
                     guard firstError == nil else { continue }
                     do {
-                        for outcome in outcomes { try consume(outcome) }
-                        progress?.advance(by: outcomes.count)
+                        for outcome in verified.outcomes { try consume(outcome) }
+                        progress?.advance(by: verified.outcomes.count)
                     } catch {
                         firstError = error
                     }
-                    record(outcomes, sequence: sequence)
+                    record(verified, sequence: sequence)
                 }
             }
 
             /// Hands a consumed batch's outcomes to the entry of its file.
-            func record(_ outcomes: [RecordOutcome], sequence: Int) {
+            func record(_ verified: Verified, sequence: Int) {
                 guard let index = entries.firstIndex(where: { $0.holds(sequence) }) else { return }
-                entries[index].writer.append(outcomes)
+                entries[index].writer.append(verified.outcomes, orderIndexes: shard == nil ? nil : verified.orderIndexes)
                 finishEntries()
             }
 
@@ -100,7 +111,7 @@ public struct IngestPipeline: Sendable {
                 while submitted - nextToEmit >= window, let result = try await group.next() { receive(result) }
                 let sequence = submitted
                 submitted += 1
-                group.addTask { (sequence, await Self.work(batch, processor: processor)) }
+                group.addTask { (sequence, await Self.work(batch, processor: processor, shard: shard)) }
             }
 
             /// Every batch submitted so far, consumed.
@@ -143,7 +154,9 @@ public struct IngestPipeline: Sendable {
                     }
                     if let damage = reader.damage as? StreamDamage {
                         try await submit(
-                            .records([Self.damageRecord(damage, file: file, line: reader.lineNumber + 1, tail: reader.damagedTail)]))
+                            .records(
+                                [Self.damageRecord(damage, file: file, line: reader.lineNumber + 1, tail: reader.damagedTail)],
+                                firstIndex: 0))
                     }
                 case .document:
                     let bytes: [UInt8]
@@ -151,13 +164,13 @@ public struct IngestPipeline: Sendable {
                         bytes = try reader.readRemaining()
                     } catch let overlong as OverlongInput {
                         try await submit(
-                            .records([
-                                Self.overlongRecord(length: overlong.length, source: file.relativePath, line: 1, prefix: overlong.prefix)
-                            ]))
+                            .records(
+                                [Self.overlongRecord(length: overlong.length, source: file.relativePath, line: 1, prefix: overlong.prefix)],
+                                firstIndex: 0))
                         stats.append(InputStats(path: file.relativePath, bytes: digesting.byteCount, sha256: digesting.hexDigest()))
                         continue
                     } catch let damage as StreamDamage {
-                        try await submit(.records([Self.damageRecord(damage, file: file, line: 1, tail: [])]))
+                        try await submit(.records([Self.damageRecord(damage, file: file, line: 1, tail: [])], firstIndex: 0))
                         stats.append(InputStats(path: file.relativePath, bytes: digesting.byteCount, sha256: digesting.hexDigest()))
                         continue
                     } catch let error as IOError {
@@ -167,7 +180,7 @@ public struct IngestPipeline: Sendable {
                     var start = 0
                     while start < records.count {
                         let end = min(start + batchSize, records.count)
-                        try await submit(.records(Array(records[start..<end])))
+                        try await submit(.records(Array(records[start..<end]), firstIndex: start))
                         start = end
                     }
                 }
@@ -232,10 +245,15 @@ public struct IngestPipeline: Sendable {
         try await drain()
         try entry.withUnsafeBytes { bytes in
             var replayed = 0
-            try StoreEntryDecoder.decode(bytes, source: file.relativePath, compactor: processor.compactor) { outcome in
+            func each(_ outcome: RecordOutcome) throws {
                 try consume(outcome)
                 replayed += 1
                 if replayed % 65_536 == 0 { progress?.advance(by: 65_536) }
+            }
+            if store.isKeyed {
+                try StoreEntryDecoder.decodeKeyed(bytes, source: file.relativePath, compactor: processor.compactor) { try each($1) }
+            } else {
+                try StoreEntryDecoder.decode(bytes, source: file.relativePath, compactor: processor.compactor, each: each)
             }
             progress?.advance(by: replayed % 65_536)
         }
@@ -262,28 +280,39 @@ public struct IngestPipeline: Sendable {
             text: RecordText(bytes: Array(prefix)))
     }
 
-    static func work(_ batch: Batch, processor: RecordProcessor) async -> [RecordOutcome] {
+    /// Verifies a batch on a worker. In a sharded run, records of other shards are skipped and each
+    /// outcome's index on its line is kept.
+    static func work(_ batch: Batch, processor: RecordProcessor, shard: ShardSpec?) async -> Verified {
         await processor.caches.withCache { cache in
-            var outcomes: [RecordOutcome] = []
+            var verified = Verified()
+            func process(_ raw: RawRecord, index: Int) async {
+                if let shard {
+                    guard ShardRule.shard(of: raw, count: shard.count) == shard.index else { return }
+                    let before = verified.outcomes.count
+                    await processor.process(raw, into: &verified.outcomes, cache: cache)
+                    verified.orderIndexes += repeatElement(index, count: verified.outcomes.count - before)
+                } else {
+                    await processor.process(raw, into: &verified.outcomes, cache: cache)
+                }
+            }
             switch batch {
             case .lines(let source, let batch):
-                outcomes.reserveCapacity(batch.lines.count)
+                verified.outcomes.reserveCapacity(batch.lines.count)
                 var records: [RawRecord] = []
                 var prefix = ScannedPrefix()
                 for (number, range) in batch.lines {
                     records.removeAll(keepingCapacity: true)
                     if let length = batch.overlongLines[number] {
-                        let raw = overlongRecord(length: length, source: source, line: number, prefix: batch.bytes[range])
-                        await processor.process(raw, into: &outcomes, cache: cache)
+                        await process(overlongRecord(length: length, source: source, line: number, prefix: batch.bytes[range]), index: 0)
                         continue
                     }
                     RecordClassifier.classifyLine(batch.bytes, range: range, source: source, line: number, into: &records, prefix: &prefix)
-                    for raw in records { await processor.process(raw, into: &outcomes, cache: cache) }
+                    for (index, raw) in records.enumerated() { await process(raw, index: index) }
                 }
-            case .records(let records):
-                for raw in records { await processor.process(raw, into: &outcomes, cache: cache) }
+            case .records(let records, let firstIndex):
+                for (offset, raw) in records.enumerated() { await process(raw, index: firstIndex + offset) }
             }
-            return outcomes
+            return verified
         }
     }
 }

@@ -64,4 +64,14 @@ public struct LoadedConfig: Sendable {
 
     /// A config path resolved against the config's directory.
     public func resolve(_ path: String) -> String { FileSystem.resolve(path, against: directory) }
+
+    /// The ledger's path: `override` (relative to the current directory; tests) or the config's `ledger`.
+    func ledgerPath(override: String?) -> String {
+        override.map { FileSystem.resolve($0, against: FileManager.default.currentDirectoryPath) } ?? resolve(config.ledger)
+    }
+
+    /// The verified store's directory: the config's `store`, else `verified/` beside the ledger.
+    func storeDirectory(ledgerPath: String) -> String {
+        config.store.map(resolve) ?? ((ledgerPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("verified")
+    }
 }

@@ -19,15 +19,18 @@ public final class VerifiedStore: Sendable {
     public let directory: String
     /// The hex SHA-256 of everything that decides a file's outcomes besides the file itself.
     public let verifierDigest: String
+    /// A shard's store (SPEC §16): its entries are keyed (``StoreEntryEncoder/init(keyed:)``).
+    public let isKeyed: Bool
     /// Entry names present when the run started.
     private let existing: Set<String>
     /// Entry names this run read or wrote (kept by ``prune()``).
     private let kept = Mutex<Set<String>>([])
 
     /// Opens (creating it) the store at `directory` for a run whose verifier digest is `verifierDigest`.
-    public init(directory: String, verifierDigest: String) throws(JobError) {
+    public init(directory: String, verifierDigest: String, isKeyed: Bool = false) throws(JobError) {
         self.directory = directory
         self.verifierDigest = verifierDigest
+        self.isKeyed = isKeyed
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             existing = Set(try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".wbs") })
@@ -37,13 +40,15 @@ public final class VerifiedStore: Sendable {
     }
 
     /// The verifier digest of `loaded`: its trusted roots (DER), app identity, `acceptUnsignedPayloads`,
-    /// `report.maxLineBytes` and the entry format version.
-    public static func verifierDigest(_ loaded: LoadedConfig) -> String {
+    /// `report.maxLineBytes`, the entry format version and, for a shard, `i/N` (SPEC §16: a shard's entry
+    /// never serves a run with another sharding).
+    public static func verifierDigest(_ loaded: LoadedConfig, shard: ShardSpec? = nil) -> String {
         var hasher = SHA256()
         func add(_ text: String) {
             hasher.update(data: Array(text.utf8) + [0])
         }
         add("winback verified store, entry format \(StoreEntryEncoder.formatVersion)")
+        if let shard { add("shard \(shard)") }
         for root in loaded.roots {
             var serializer = DER.Serializer()
             if (try? serializer.serialize(root)) != nil { hasher.update(data: serializer.serializedBytes) }
@@ -61,7 +66,7 @@ public final class VerifiedStore: Sendable {
     private static func pathHash(_ path: String) -> String { String(HexDigest.string(SHA256.hash(data: Array(path.utf8))).prefix(16)) }
 
     /// The entry name of `path` with `size` bytes and SHA-256 `sha256`.
-    func name(path: String, size: Int, sha256: String) -> String {
+    public func name(path: String, size: Int, sha256: String) -> String {
         "\(Self.pathHash(path))-\(size)-\(sha256)-\(verifierDigest.prefix(16)).wbs"
     }
 
@@ -79,7 +84,7 @@ public final class VerifiedStore: Sendable {
         let path = directory + "/" + name
         do {
             let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-            try data.withUnsafeBytes { try StoreEntryDecoder.check($0) }
+            try data.withUnsafeBytes { try StoreEntryDecoder.check($0, keyed: isKeyed) }
             remember(name)
             return data
         } catch {
@@ -95,7 +100,7 @@ public final class VerifiedStore: Sendable {
         guard FileManager.default.createFile(atPath: temporary, contents: nil), let handle = FileHandle(forWritingAtPath: temporary) else {
             return nil
         }
-        return VerifiedStoreWriter(store: self, temporary: temporary, handle: handle)
+        return VerifiedStoreWriter(store: self, temporary: temporary, handle: handle, isKeyed: isKeyed)
     }
 
     func remember(_ name: String) {
@@ -119,19 +124,24 @@ final class VerifiedStoreWriter {
     private let store: VerifiedStore
     private let temporary: String
     private let handle: FileHandle
-    private var encoder = StoreEntryEncoder()
+    private var encoder: StoreEntryEncoder
     private var failed = false
 
-    init(store: VerifiedStore, temporary: String, handle: FileHandle) {
+    init(store: VerifiedStore, temporary: String, handle: FileHandle, isKeyed: Bool) {
         self.store = store
         self.temporary = temporary
         self.handle = handle
+        encoder = StoreEntryEncoder(keyed: isKeyed)
     }
 
-    /// Appends `outcomes` (of this entry's file, in order).
-    func append(_ outcomes: [RecordOutcome]) {
+    /// Appends `outcomes` (of this entry's file, in order), with their records' indexes on their lines in a keyed entry.
+    func append(_ outcomes: [RecordOutcome], orderIndexes: [Int]?) {
         guard !failed else { return }
-        for outcome in outcomes { encoder.append(outcome) }
+        if let orderIndexes {
+            for (outcome, index) in zip(outcomes, orderIndexes) { encoder.append(outcome, orderIndex: index) }
+        } else {
+            for outcome in outcomes { encoder.append(outcome) }
+        }
         write(encoder.takeBytes())
     }
 

@@ -48,12 +48,9 @@ struct RunContext {
                 key: InAppPurchaseKeyLoader.signingKey(loaded, environment: options.environment, warn: { RunJob.warn($0, isQuiet: false) }),
                 bundleId: config.app.bundleId)
             : nil
-        let ledgerPath = options.ledgerOverride.map { FileSystem.resolve($0, against: cwd) } ?? loaded.resolve(config.ledger)
+        let ledgerPath = loaded.ledgerPath(override: options.ledgerOverride)
         let ledger = campaigns.isEmpty ? nil : try OfferLedger(path: ledgerPath)
-        // Beside the ledger unless the config names it.
-        let storePath =
-            config.store.map(loaded.resolve)
-            ?? ((ledgerPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("verified")
+        let storePath = loaded.storeDirectory(ledgerPath: ledgerPath)
         let store = options.usesStore ? try VerifiedStore(directory: storePath, verifierDigest: VerifiedStore.verifierDigest(loaded)) : nil
 
         do {

@@ -22,7 +22,13 @@ public enum RunJob {
     public static func run(_ options: RunOptions) async throws -> Outcome {
         let context = try RunContext.prepare(options)
         defer { withExtendedLifetime(context.lock) {} }
-        var ingested = try await ingest(context)
+        return try await finish(try await ingest(context), context)
+    }
+
+    /// The stages after the ingest: model, reports, campaigns, publish. A one-machine run and `winback merge`
+    /// (whose ingest reads the shards' partials) share them, so both publish the same day.
+    static func finish(_ ingested: Ingested, _ context: RunContext) async throws -> Outcome {
+        var ingested = ingested
         let model = buildModel(from: &ingested.result, context)
         let reports = try await writeReports(model, context, into: &ingested.outputs)
         let campaigns = try runCampaigns(model, context, isSigning: !ingested.isOverThreshold, into: &ingested.outputs)
@@ -41,19 +47,26 @@ public enum RunJob {
         var freshness: DataFreshness
     }
 
-    /// Ingest: read, verify and deduplicate every input, streaming rejects into `rejects.ndjson.gz`.
-    static func ingest(_ context: RunContext) async throws -> Ingested {
+    /// Ingest: read, verify and deduplicate every input — or, for `winback merge`, replay the shards'
+    /// `partials` — streaming rejects into `rejects.ndjson.gz`.
+    static func ingest(_ context: RunContext, partials: PartialSet? = nil) async throws -> Ingested {
         let rejects = try ReportFileWriter(directory: context.temporary, schema: ReportSchema.rejects, isCSV: false)
         // The closure captures only what it reads: the ingest's consumer it is inlined into copied its
         // captures for every outcome, and with the whole options that was a dozen retains per record.
         let isVerbose = context.options.isVerbose
         let isQuiet = context.options.isQuiet
-        let result = try await IngestStage.run(
-            context.loaded, isQuiet: isQuiet, store: context.store, warn: { RunJob.warn("warning: \($0)", isQuiet: isQuiet) }
-        ) { rejection in
+        let onReject: (Rejection) throws -> Void = { rejection in
             try rejects.write(line: rejection.jsonLine + "\n")
             if isVerbose { FileHandle.standardError.write(Data((rejection.diagnostic + "\n").utf8)) }
         }
+        let result =
+            if let partials {
+                try PartialReplay.run(partials, isQuiet: isQuiet, onReject: onReject)
+            } else {
+                try await IngestStage.run(
+                    context.loaded, isQuiet: isQuiet, store: context.store, warn: { RunJob.warn("warning: \($0)", isQuiet: isQuiet) },
+                    onReject: onReject)
+            }
         for message in result.inputWarnings { context.warn("warning: \(message)") }
         let counts = result.counts
         let report = context.config.report
@@ -235,7 +248,8 @@ public enum RunJob {
                         .utf8))
         }
         let line = JSONText.object([
-            ("command", .string("run")), ("asOf", .string(calendar.asOfLabel)), ("output", .string(context.publisher.finalPath)),
+            ("command", .string(options.summaryCommand)), ("asOf", .string(calendar.asOfLabel)),
+            ("output", .string(context.publisher.finalPath)),
             ("records", counts.summaryJSON(extra: [("future", model.future), ("otherProductTypes", model.otherProductTypes)])),
             ("subscriptions", .integer(Int64(model.timelines.count))), ("rejectRate", .double(counts.rejectRate)),
             ("offersSigned", .bool(offersSigned)), ("dataThrough", ingested.freshness.dataThrough.map(JSONValue.string) ?? .null),

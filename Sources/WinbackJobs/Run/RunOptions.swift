@@ -1,4 +1,5 @@
 import Foundation
+import WinbackCore
 
 /// The inputs of `winback run`, with the clock injected so tests and backfills are deterministic.
 public struct RunOptions: Sendable {
@@ -22,6 +23,13 @@ public struct RunOptions: Sendable {
     public var environment: [String: String]
     /// Read unchanged input files from the verified store and write new ones to it (SPEC §14); `--no-store` turns it off.
     public var usesStore = true
+    /// `--shard i/N` (SPEC §16): verify only this shard's records and write a partial to ``partialDirectory``
+    /// instead of publishing; `nil` for a whole run.
+    public var shard: ShardSpec?
+    /// Where a shard writes its partial (`--partial DIR`; relative to the current directory).
+    public var partialDirectory: String?
+    /// The `command` of the summary line (`run`, or `merge` for a run whose ingest is the shards' partials).
+    public var summaryCommand = "run"
     /// Accounts signed (and written) per chunk; only memory and scheduling depend on it, never the output.
     public var signingChunkSize = 4096
     /// The process exits right after the run (the CLI): the model is then left for the system to reclaim

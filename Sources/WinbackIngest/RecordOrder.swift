@@ -1,0 +1,20 @@
+/// Where a record stands in its input file's order (SPEC §16): its line, and its place among the records
+/// found on that line (or in that `.json` document). A sharded run keeps it with each outcome so the merge
+/// can put the shards' outcomes back in the order one machine would have seen them.
+public struct RecordOrder: Sendable, Comparable, Hashable {
+    /// The 1-based line (1 for a `.json` document), as in the record's location.
+    public var line: Int
+    /// The record's index among those found on its line or in its document, from 0.
+    public var index: Int
+
+    /// The order of record `index` of `line`.
+    public init(line: Int, index: Int) {
+        self.line = line
+        self.index = index
+    }
+
+    /// Line first, then the index on the line.
+    public static func < (lhs: RecordOrder, rhs: RecordOrder) -> Bool {
+        (lhs.line, lhs.index) < (rhs.line, rhs.index)
+    }
+}

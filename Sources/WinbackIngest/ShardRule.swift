@@ -1,0 +1,96 @@
+import Crypto
+import WinbackCore
+import WinbackCrypto
+
+/// Which shard verifies a record (SPEC §16), decided before verification from the record's unverified
+/// payload: its owner is the `originalTransactionId` of a transaction or renewal info; for a notification,
+/// that of its nested `signedTransactionInfo`, else its `notificationUUID`; for anything unreadable,
+/// `"<source>:<line>"`. The shard is the first 8 bytes (big-endian) of SHA-256 of the owner, mod `N`.
+///
+/// Any rule would give the same merged result (the merge sees every record once, in input order); this
+/// one keeps a subscription's records together, so a shard's work is spread like the subscriptions.
+public enum ShardRule {
+    private static let originalTransactionId = Array("originalTransactionId".utf8)
+    private static let data = Array("data".utf8)
+    private static let signedTransactionInfo = Array("signedTransactionInfo".utf8)
+    private static let notificationUUID = Array("notificationUUID".utf8)
+
+    /// The shard of `raw` among `count`.
+    public static func shard(of raw: RawRecord, count: Int) -> Int {
+        count == 1 ? 0 : shard(ofOwner: owner(of: raw), count: count)
+    }
+
+    /// The shard of an owner key among `count`.
+    public static func shard(ofOwner owner: [UInt8], count: Int) -> Int {
+        let digest = SHA256.hash(data: owner)
+        let value = digest.withUnsafeBytes { bytes in bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
+        return Int(value % UInt64(count))
+    }
+
+    /// The owner key of `raw`, as described above.
+    public static func owner(of raw: RawRecord) -> [UInt8] {
+        let found: [UInt8]?
+        switch raw.content {
+        case .signed(let text, let kind): found = text.withBytes { ownerOfJWS($0, kind: kind) }
+        case .decoded(let value, let kind): found = ownerOfDecoded(value, kind: kind)
+        case .failure: found = nil
+        }
+        return found ?? Array("\(raw.location.source):\(raw.location.line)".utf8)
+    }
+
+    private static func ownerOfJWS(_ jws: UnsafeBufferPointer<UInt8>, kind: PayloadKind) -> [UInt8]? {
+        guard let payload = payload(of: jws) else { return nil }
+        return payload.withUnsafeBufferPointer { bytes -> [UInt8]? in
+            switch kind {
+            case .transaction, .renewalInfo:
+                return member(originalTransactionId, in: bytes)
+            case .notification:
+                if let dataValue = JSONMemberScanner.value(of: data, in: bytes), dataValue.isObject {
+                    let dataBytes = UnsafeBufferPointer(rebasing: bytes[dataValue.range])
+                    if let nested = JSONMemberScanner.value(of: signedTransactionInfo, in: dataBytes), nested.isString,
+                        let owner = ownerOfJWS(UnsafeBufferPointer(rebasing: dataBytes[nested.range]), kind: .transaction)
+                    {
+                        return owner
+                    }
+                }
+                return member(notificationUUID, in: bytes)
+            }
+        }
+    }
+
+    private static func ownerOfDecoded(_ value: JSONValue, kind: PayloadKind) -> [UInt8]? {
+        func text(_ value: JSONValue?) -> [UInt8]? {
+            switch value {
+            case .string(let string)?: Array(string.utf8)
+            case .integer(let number)?: Array(String(number).utf8)
+            default: nil
+            }
+        }
+        switch kind {
+        case .transaction, .renewalInfo: return text(value["originalTransactionId"])
+        case .notification:
+            switch value["data"]?["signedTransactionInfo"] {
+            case .string(let jws)?:
+                var jws = jws
+                if let owner = jws.withUTF8({ ownerOfJWS($0, kind: .transaction) }) { return owner }
+            case let object?:
+                if let owner = text(object["originalTransactionId"]) { return owner }
+            case nil: break
+            }
+            return text(value["notificationUUID"])
+        }
+    }
+
+    /// The bytes of a member's value (a string's as written between its quotes).
+    private static func member(_ key: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        JSONMemberScanner.value(of: key, in: bytes).map { Array(bytes[$0.range]) }
+    }
+
+    /// The decoded middle segment of a compact JWS.
+    private static func payload(of jws: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard let first = jws.firstIndex(of: UInt8(ascii: ".")) else { return nil }
+        let rest = jws[(first + 1)...]
+        guard let second = rest.firstIndex(of: UInt8(ascii: ".")) else { return nil }
+        return Base64.decodeURL(buffer: UnsafeBufferPointer(rebasing: jws[(first + 1)..<second]))
+    }
+}

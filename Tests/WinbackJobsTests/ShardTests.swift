@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+import WinbackCore
+import WinbackJobs
+import WinbackTestSupport
+
+/// Shards and merge (SPEC §16): N shard runs and a merge publish the day one machine publishes, byte for
+/// byte but for the offers' random ECDSA signatures; partials that do not make one run are refused (64).
+@Suite(.serialized) struct ShardTests {
+    static let now = Date(timeIntervalSince1970: 1_795_672_800)
+
+    /// Runs shard `shard` of the sample config into `partial`; the shard's store (if any) lives beside `ledger`.
+    @discardableResult
+    static func shard(
+        _ shard: ShardSpec, partial: URL, ledger: URL, usesStore: Bool = false, configPath: String = RunGoldenTests.sampleConfig,
+        asOf: String = RunGoldenTests.asOf
+    ) async throws -> JSONValue {
+        var options = RunOptions(configPath: configPath, asOf: asOf, ledgerOverride: ledger.path, isQuiet: true, now: { now })
+        options.usesStore = usesStore
+        options.partialDirectory = partial.path
+        return try JSONParser.parse(try await ShardJob.run(options, shard: shard))
+    }
+
+    /// Merges `partials` into `output` with a fixed clock and sequential nonces, as ``RunGoldenTests/run`` runs.
+    static func merge(_ partials: [URL], into output: URL, ledger: URL) async throws -> RunJob.Outcome {
+        let nonces = SequentialNonce()
+        let options = RunOptions(
+            configPath: RunGoldenTests.sampleConfig, asOf: RunGoldenTests.asOf, outputOverride: output.path, ledgerOverride: ledger.path,
+            isQuiet: true, now: { now }, nonce: { nonces.next() })
+        return try await MergeJob.run(options, partialDirectories: partials.map(\.path))
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func shardsAndMergePublishTheOneMachineDay(_ count: Int) async throws {
+        let shared = try CommandRunner.temporaryDirectory("shards-\(count)")
+        _ = try await RunGoldenTests.run(
+            into: shared.appendingPathComponent("single"), ledger: shared.appendingPathComponent("single.sqlite"), usesStore: false)
+        var partials: [URL] = []
+        var read: Int64 = 0
+        for index in 0..<count {
+            let partial = shared.appendingPathComponent("partial-\(index)")
+            // Shards with and without the verified store: the partial is the same.
+            let summary = try await Self.shard(
+                try #require(ShardSpec(index: index, count: count)), partial: partial,
+                ledger: shared.appendingPathComponent("shards.sqlite"),
+                usesStore: index % 2 == 0)
+            #expect(summary["shard"] == .string("\(index)/\(count)"))
+            if case .integer(let records)? = summary["records"]?["read"] { read += records }
+            partials.append(partial)
+        }
+        #expect(read == 3942, "each record is read by exactly one shard")
+        #expect(
+            !FileManager.default.fileExists(atPath: shared.appendingPathComponent("shards.sqlite").path), "a shard never opens the ledger")
+        let merged = try await Self.merge(
+            partials.reversed(), into: shared.appendingPathComponent("merged"), ledger: shared.appendingPathComponent("merged.sqlite"))
+        #expect(merged.exitCode == 0)
+        #expect(merged.summaryLine.hasPrefix(#"{"command":"merge","asOf":"2026-11-19""#))
+        let reference = try VerifiedStoreTests.published(shared.appendingPathComponent("single"))
+        let files = try VerifiedStoreTests.published(shared.appendingPathComponent("merged"))
+        #expect(reference.count > 15 && Set(files.keys) == Set(reference.keys))
+        for (name, bytes) in reference { #expect(files[name] == bytes, "\(name)") }
+    }
+
+    /// A shard's store entries are keyed by `i/N`: the next night's shard replays them; a one-machine run
+    /// with the same store neither uses nor prunes them.
+    @Test func aShardReplaysItsOwnStoreEntriesOnly() async throws {
+        let shared = try CommandRunner.temporaryDirectory("shard-store")
+        let ledger = shared.appendingPathComponent("ledger.sqlite")
+        let shard = try #require(ShardSpec(index: 1, count: 2))
+        let first = try await Self.shard(shard, partial: shared.appendingPathComponent("p1"), ledger: ledger, usesStore: true)
+        let second = try await Self.shard(shard, partial: shared.appendingPathComponent("p1"), ledger: ledger, usesStore: true)
+        #expect(first["filesFromStore"] == .integer(0) && second["filesFromStore"] == .integer(12))
+        #expect(second["records"] == first["records"])
+        let other = try await Self.shard(
+            try #require(ShardSpec(index: 0, count: 2)), partial: shared.appendingPathComponent("p0"), ledger: ledger, usesStore: true)
+        #expect(other["filesFromStore"] == .integer(0))
+        let single = try await RunGoldenTests.run(into: shared.appendingPathComponent("out"), ledger: ledger)
+        #expect(try VerifiedStoreTests.filesFromStore(single) == 0)
+        let entries = try FileManager.default.contentsOfDirectory(atPath: shared.appendingPathComponent("verified/shard-1-of-2").path)
+        #expect(entries.filter { $0.hasSuffix(".wbs") }.count == 12, "the one-machine run's prune kept the shard's entries")
+        // The merge reads the entries linked into the partials, not the store.
+        let merged = try await Self.merge(
+            [shared.appendingPathComponent("p0"), shared.appendingPathComponent("p1")], into: shared.appendingPathComponent("merged"),
+            ledger: shared.appendingPathComponent("merged.sqlite"))
+        #expect(merged.exitCode == 0)
+    }
+
+    struct Refusal: Sendable, CustomTestStringConvertible {
+        var name: String
+        var partials: [String]
+        var message: String
+        var testDescription: String { name }
+    }
+
+    static let refusals: [Refusal] = [
+        Refusal(name: "a missing shard", partials: ["a0"], message: "--partials: shard 1/2 missing"),
+        Refusal(name: "a shard given twice", partials: ["a0", "a0", "a1"], message: "--partials: shard 0/2 is given twice"),
+        Refusal(name: "another N", partials: ["a0", "b1"], message: "is shard 1/3 but"),
+        Refusal(name: "another as-of", partials: ["a0", "old1"], message: "is shard 1/2 as of 2026-11-18, not 2026-11-19"),
+        Refusal(name: "another config", partials: ["a0", "edited1"], message: "is shard 1/2 of another config (sha256"),
+        Refusal(
+            name: "not a partial", partials: ["a0", "empty"], message: "has no partial.json (not a partial, or its shard did not finish)"),
+    ]
+
+    /// Partials made once for every refusal: `a0`, `a1` (0/2, 1/2), `b1` (1/3), `old1` (1/2 as of the day
+    /// before), `edited1` (1/2 of an edited config), `empty` (a directory without a partial).
+    static let partials: URL = {
+        let directory = (try? CommandRunner.temporaryDirectory("shard-refusals")) ?? URL(fileURLWithPath: "/tmp/shard-refusals")
+        let config = RunGoldenTests.sampleConfig
+        let edited =
+            (try? SampleConfig.copy("shard-edited") {
+                $0.replacingOccurrences(of: "\"maxRejectRate\": 0.01", with: "\"maxRejectRate\": 0.02")
+            })
+            ?? directory
+        for (name, shard, asOf, path) in [
+            ("a0", "0/2", RunGoldenTests.asOf, config), ("a1", "1/2", RunGoldenTests.asOf, config),
+            ("b1", "1/3", RunGoldenTests.asOf, config),
+            ("old1", "1/2", "2026-11-18", config), ("edited1", "1/2", RunGoldenTests.asOf, edited.path),
+        ] {
+            _ = try? CommandRunner.run([
+                "run", "--config", path, "--as-of", asOf, "--shard", shard, "--partial", directory.appendingPathComponent(name).path,
+                "--quiet",
+                "--no-store",
+            ])
+        }
+        try? FileManager.default.createDirectory(at: directory.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        return directory
+    }()
+
+    @Test(arguments: refusals) func mergeRefusesPartialsThatAreNotOneRun(_ refusal: Refusal) throws {
+        let out = try CommandRunner.temporaryDirectory("shard-refusal-out")
+        let result = try CommandRunner.run(
+            ["merge", "--config", RunGoldenTests.sampleConfig, "--as-of", RunGoldenTests.asOf, "--out", out.path, "--quiet", "--partials"]
+                + refusal.partials.map { Self.partials.appendingPathComponent($0).path })
+        #expect(result.exitCode == 64, "\(result.stdout)\(result.stderr)")
+        #expect(result.firstErrorLine.contains(refusal.message), "\(result.stderr)")
+        #expect(result.stdout.contains(#""command":"merge","exitCode":64"#))
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("dt=2026-11-19").path))
+    }
+
+    @Test func theTwoGoodPartialsMergeThroughTheCommandLine() throws {
+        let out = try CommandRunner.temporaryDirectory("shard-cli-out")
+        let result = try CommandRunner.run(
+            ["merge", "--config", RunGoldenTests.sampleConfig, "--as-of", RunGoldenTests.asOf, "--out", out.path, "--quiet", "--partials"]
+                + ["a1", "a0"].map { Self.partials.appendingPathComponent($0).path })
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("dt=2026-11-19/_SUCCESS").path))
+    }
+
+    /// `--shard auto` takes the index from a Kubernetes Indexed Job or an AWS Batch array job.
+    @Test(arguments: [("JOB_COMPLETION_INDEX", "1"), ("AWS_BATCH_JOB_ARRAY_INDEX", "0")])
+    func shardAutoReadsTheBatchEnginesIndex(_ variable: String, _ index: String) throws {
+        let partial = try CommandRunner.temporaryDirectory("shard-auto").appendingPathComponent("p")
+        let result = try CommandRunner.run(
+            [
+                "run", "--config", RunGoldenTests.sampleConfig, "--as-of", RunGoldenTests.asOf, "--shard", "auto", "--shards", "2",
+                "--partial",
+                partial.path, "--quiet", "--no-store",
+            ],
+            environment: [variable: index])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#""shard":"\#(index)/2""#), "\(result.stdout)")
+        #expect(FileManager.default.fileExists(atPath: partial.appendingPathComponent("partial.json").path))
+    }
+}
