@@ -147,6 +147,29 @@ import WinbackTestSupport
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("dt=2026-11-19/_SUCCESS").path))
     }
 
+    /// `jobs/run-sharded.sh N` runs the shards one after another, then the merge, on one machine.
+    @Test func theOneMachineScriptRunsShardsThenTheMerge() throws {
+        let directory = try CommandRunner.temporaryDirectory("run-sharded")
+        let config = try SampleConfig.copy("run-sharded-config")
+        let result = try CommandRunner.runProgram(
+            "/bin/bash",
+            [
+                Fixtures.packageRoot.appendingPathComponent("jobs/run-sharded.sh").path, "2", "--out",
+                directory.appendingPathComponent("out").path,
+            ],
+            environment: [
+                "WINBACK_BIN": CommandRunner.executable.path, "WINBACK_CONFIG": config.path, "WINBACK_AS_OF": RunGoldenTests.asOf,
+                "WINBACK_PARTIALS": directory.appendingPathComponent("partials").path,
+            ])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#""command":"merge","asOf":"2026-11-19""#), "\(result.stdout)")
+        #expect(result.stderr.contains(#""shard":"0/2""#) && result.stderr.contains(#""shard":"1/2""#))
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/dt=2026-11-19/_SUCCESS").path))
+        let usage = try CommandRunner.runProgram(
+            "/bin/bash", [Fixtures.packageRoot.appendingPathComponent("jobs/run-sharded.sh").path, "0"])
+        #expect(usage.exitCode == 64)
+    }
+
     /// `--shard auto` takes the index from a Kubernetes Indexed Job or an AWS Batch array job.
     @Test(arguments: [("JOB_COMPLETION_INDEX", "1"), ("AWS_BATCH_JOB_ARRAY_INDEX", "0")])
     func shardAutoReadsTheBatchEnginesIndex(_ variable: String, _ index: String) throws {

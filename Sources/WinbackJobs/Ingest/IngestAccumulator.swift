@@ -6,10 +6,13 @@ import WinbackIngest
 struct IngestAccumulator {
     private var counts = IngestCounts()
     private var deduplicator: Deduplicator
+    private let keepsPayloads: Bool
 
-    /// An accumulator keeping payloads through `compactor`.
-    init(compactor: PayloadCompactor) {
+    /// An accumulator keeping payloads through `compactor`; with `keepsPayloads` false (a shard, which builds
+    /// no model) accepted records are only counted.
+    init(compactor: PayloadCompactor, keepsPayloads: Bool = true) {
         deduplicator = Deduplicator(compactor: compactor)
+        self.keepsPayloads = keepsPayloads
     }
 
     /// Counts `outcome`; an accepted record goes to the deduplicator, a rejection to `onReject`.
@@ -17,7 +20,7 @@ struct IngestAccumulator {
         switch outcome {
         case .accepted(let record):
             counts.countAccepted(record)
-            deduplicator.add(record.kept)
+            if keepsPayloads { deduplicator.add(record.kept) }
         case .rejected(let rejection):
             counts.countRejected(rejection)
             try onReject(rejection)

@@ -8,7 +8,8 @@ import WinbackIngest
 public enum IngestStage {
     /// Runs the stage; `onReject` sees each rejection in input order. With a `store`, unchanged files are
     /// replayed from it and the others recorded in it (SPEC §14); `warn` hears of damaged entries. With a
-    /// `shard`, only that shard's records are verified (SPEC §16; the store must then be the shard's, keyed).
+    /// `shard`, only that shard's records are verified (SPEC §16; the store must then be the shard's, keyed),
+    /// and accepted payloads are counted, not kept: a shard's outcomes go to its partial, not to a model.
     public static func run(
         _ loaded: LoadedConfig, isQuiet: Bool = false, store: VerifiedStore? = nil, shard: ShardSpec? = nil,
         warn: @escaping @Sendable (String) -> Void = { _ in }, onReject: (Rejection) throws -> Void
@@ -23,7 +24,7 @@ public enum IngestStage {
         pipeline.store = store
         pipeline.warn = warn
         pipeline.shard = shard
-        var accumulator = IngestAccumulator(compactor: compactor)
+        var accumulator = IngestAccumulator(compactor: compactor, keepsPayloads: shard == nil)
         let progress = PhaseProgress(phase: "ingest", isQuiet: isQuiet)
         let (inputs, filesFromStore) = try await pipeline.run(progress: progress) { try accumulator.add($0, onReject: onReject) }
         // The CPU the signature checks took where they ran, estimated from a sample (SignatureClock), so the

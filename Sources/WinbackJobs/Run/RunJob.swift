@@ -27,8 +27,9 @@ public enum RunJob {
 
     /// The stages after the ingest: model, reports, campaigns, publish. A one-machine run and `winback merge`
     /// (whose ingest reads the shards' partials) share them, so both publish the same day.
-    static func finish(_ ingested: Ingested, _ context: RunContext) async throws -> Outcome {
-        var ingested = ingested
+    /// `ingested` is consumed: the model takes the deduplicated payloads out of it, and a second reference
+    /// to them would make that a copy of the whole store.
+    static func finish(_ ingested: consuming Ingested, _ context: RunContext) async throws -> Outcome {
         let model = buildModel(from: &ingested.result, context)
         let reports = try await writeReports(model, context, into: &ingested.outputs)
         let campaigns = try runCampaigns(model, context, isSigning: !ingested.isOverThreshold, into: &ingested.outputs)

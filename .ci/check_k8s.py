@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Checks jobs/k8s/ without a cluster: each manifest against a JSON schema of the parts of batch/v1 Job
+(and v1 ConfigMap) we use, then what a schema cannot say — the Indexed Job's completions, parallelism and
+--shards agree, the merge lists exactly those N partials, every volume mount has its volume, every flag
+exists in `winback run --help` / `winback merge --help`.
+
+usage: check_k8s.py WINBACK_BIN
+"""
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+QUANTITY = {"type": "string", "pattern": r"^[0-9]+(\.[0-9]+)?(m|Ki|Mi|Gi|Ti)?$"}
+RESOURCES = {
+    "type": "object",
+    "required": ["requests"],
+    "properties": {
+        "requests": {"type": "object", "required": ["cpu", "memory"], "properties": {"cpu": QUANTITY, "memory": QUANTITY}},
+        "limits": {"type": "object", "properties": {"cpu": QUANTITY, "memory": QUANTITY}},
+    },
+}
+CONTAINER = {
+    "type": "object",
+    "required": ["name", "image", "command", "args", "resources", "volumeMounts"],
+    "properties": {
+        "name": {"type": "string", "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},
+        "image": {"type": "string", "minLength": 1},
+        "command": {"type": "array", "items": {"type": "string"}},
+        "args": {"type": "array", "items": {"type": "string"}},
+        "env": {"type": "array", "items": {"type": "object", "required": ["name"]}},
+        "envFrom": {"type": "array"},
+        "resources": RESOURCES,
+        "volumeMounts": {
+            "type": "array",
+            "items": {"type": "object", "required": ["name", "mountPath"], "properties": {"readOnly": {"type": "boolean"}}},
+        },
+    },
+}
+JOB = {
+    "type": "object",
+    "required": ["apiVersion", "kind", "metadata", "spec"],
+    "properties": {
+        "apiVersion": {"const": "batch/v1"},
+        "kind": {"const": "Job"},
+        "metadata": {"type": "object", "required": ["name"]},
+        "spec": {
+            "type": "object",
+            "required": ["completions", "parallelism", "template"],
+            "properties": {
+                "completionMode": {"enum": ["NonIndexed", "Indexed"]},
+                "completions": {"type": "integer", "minimum": 1},
+                "parallelism": {"type": "integer", "minimum": 1},
+                "backoffLimit": {"type": "integer", "minimum": 0},
+                "template": {
+                    "type": "object",
+                    "required": ["spec"],
+                    "properties": {
+                        "spec": {
+                            "type": "object",
+                            "required": ["restartPolicy", "containers", "volumes"],
+                            "properties": {
+                                "restartPolicy": {"enum": ["Never", "OnFailure"]},
+                                "containers": {"type": "array", "minItems": 1, "items": CONTAINER},
+                                "volumes": {"type": "array", "items": {"type": "object", "required": ["name"]}},
+                            },
+                        }
+                    },
+                },
+            },
+        },
+    },
+}
+CONFIG_MAP = {
+    "type": "object",
+    "required": ["apiVersion", "kind", "metadata", "data"],
+    "properties": {
+        "apiVersion": {"const": "v1"},
+        "kind": {"const": "ConfigMap"},
+        "data": {"type": "object", "required": ["AS_OF"], "properties": {"AS_OF": {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"}}},
+    },
+}
+
+
+def fail(message):
+    print(f"check_k8s: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def load(path, schema):
+    documents = list(yaml.safe_load_all(path.read_text()))
+    if len(documents) != 1:
+        fail(f"{path}: expected one document, found {len(documents)}")
+    try:
+        jsonschema.validate(documents[0], schema)
+    except jsonschema.ValidationError as error:
+        fail(f"{path}: {'.'.join(map(str, error.absolute_path))}: {error.message}")
+    return documents[0]
+
+
+def words(container):
+    """The winback command line of a container (`sh -c` script), split into words."""
+    script = " ".join(container["args"])
+    return shlex.split(script.replace("exec ", "", 1))
+
+
+def check_mounts(path, pod):
+    volumes = {volume["name"] for volume in pod["volumes"]}
+    for container in pod["containers"]:
+        for mount in container["volumeMounts"]:
+            if mount["name"] not in volumes:
+                fail(f"{path}: volumeMount {mount['name']} has no volume")
+
+
+def check_flags(path, argv, binary):
+    command = argv[1]
+    help_text = subprocess.run([binary, command, "--help"], capture_output=True, text=True).stdout
+    for word in argv[2:]:
+        if word.startswith("--") and f"{word.split('=')[0]} " not in help_text + " ":
+            fail(f"{path}: winback {command} has no option {word}")
+
+
+def main():
+    binary = sys.argv[1]
+    root = Path(__file__).resolve().parent.parent / "jobs" / "k8s"
+    load(root / "night-configmap.yaml", CONFIG_MAP)
+    shards = load(root / "shards-job.yaml", JOB)
+    merge = load(root / "merge-job.yaml", JOB)
+    for path, job in [("shards-job.yaml", shards), ("merge-job.yaml", merge)]:
+        check_mounts(path, job["spec"]["template"]["spec"])
+
+    spec = shards["spec"]
+    if spec.get("completionMode") != "Indexed":
+        fail("shards-job.yaml: completionMode must be Indexed (JOB_COMPLETION_INDEX is the shard index)")
+    shard_argv = words(spec["template"]["spec"]["containers"][0])
+    if shard_argv[:2] != ["winback", "run"]:
+        fail(f"shards-job.yaml: expected `winback run …`, found {shard_argv[:2]}")
+    check_flags("shards-job.yaml", shard_argv, binary)
+    option = lambda argv, name: argv[argv.index(name) + 1] if name in argv else None
+    n = option(shard_argv, "--shards")
+    if option(shard_argv, "--shard") != "auto" or n is None:
+        fail("shards-job.yaml: expected --shard auto --shards N")
+    if not (int(n) == spec["completions"] == spec["parallelism"]):
+        fail(f"shards-job.yaml: --shards {n}, completions {spec['completions']} and parallelism {spec['parallelism']} differ")
+    partial = option(shard_argv, "--partial")
+    if partial is None or "$JOB_COMPLETION_INDEX" not in partial:
+        fail("shards-job.yaml: --partial must name a directory per JOB_COMPLETION_INDEX")
+
+    if merge["spec"]["completions"] != 1 or merge["spec"]["parallelism"] != 1:
+        fail("merge-job.yaml: the merge is one pod (the ledger's single writer)")
+    merge_argv = words(merge["spec"]["template"]["spec"]["containers"][0])
+    if merge_argv[:2] != ["winback", "merge"]:
+        fail(f"merge-job.yaml: expected `winback merge …`, found {merge_argv[:2]}")
+    check_flags("merge-job.yaml", merge_argv, binary)
+    start = merge_argv.index("--partials") + 1
+    listed = [word for word in merge_argv[start:] if not word.startswith("--")]
+    expected = [partial.replace("$JOB_COMPLETION_INDEX", str(i)) for i in range(int(n))]
+    if listed != expected:
+        fail(f"merge-job.yaml: --partials {listed} are not the shards' {expected}")
+    for option_name in ["--config", "--as-of"]:
+        if option(shard_argv, option_name) != option(merge_argv, option_name):
+            fail(f"merge-job.yaml: {option_name} differs from the shards'")
+    print(f"check_k8s: shards-job.yaml ({n} shards), merge-job.yaml and night-configmap.yaml are valid")
+
+
+if __name__ == "__main__":
+    main()
