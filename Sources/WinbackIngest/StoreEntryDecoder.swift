@@ -45,12 +45,7 @@ public enum StoreEntryDecoder {
         _ bytes: UnsafeRawBufferPointer, source: String, compactor: PayloadCompactor, each: (RecordOrder, RecordOutcome) throws -> Void
     ) throws {
         try decode(bytes, source: source, compactor: compactor, keyed: true) { index, outcome in
-            let line =
-                switch outcome {
-                case .accepted(let record): record.location.line
-                case .rejected(let rejection): rejection.location.line
-                }
-            try each(RecordOrder(line: line, index: index), outcome)
+            try each(RecordOrder(line: outcome.location.line, index: index), outcome)
         }
     }
 
@@ -59,30 +54,39 @@ public enum StoreEntryDecoder {
     ) throws {
         var reader = Reader(bytes: UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 32)]), compactor: compactor)
         reader.index = StoreEntryEncoder.magic.count + 1
-        while true {
-            let tag = try reader.byte()
-            switch tag {
-            case 0: return
-            case 1:
-                let index = keyed ? try reader.count() : 0
-                let location = try reader.location(source)
-                var warnings: [String] = []
-                for _ in 0..<(try reader.count()) { warnings.append(try reader.string()) }
-                try each(index, .accepted(AcceptedRecord(location: location, kept: try reader.kept(), warnings: warnings)))
-            case 2:
-                let index = keyed ? try reader.count() : 0
-                let location = try reader.location(source)
-                let code = try reader.string()
-                guard let rejectCode = RejectCode(rawValue: code) else { throw Damage(description: "unknown reject code '\(code)'") }
-                let message = try reader.string()
-                let record = try reader.string()
-                let base64 = try reader.optional { try $0.string() }
-                try each(
-                    index,
-                    .rejected(Rejection(location: location, code: rejectCode, message: message, record: record, recordBase64: base64)))
-            default:
-                throw Damage(description: "unknown outcome tag \(tag)")
+        while let (index, outcome) = try reader.outcome(source: source, keyed: keyed) { try each(index, outcome) }
+    }
+
+    /// A checked keyed entry read one outcome at a time, so the merge can interleave the N shards' entries of
+    /// a file without holding any of them decoded whole. It keeps its own copy of the entry's bytes.
+    public final class KeyedCursor {
+        private let storage: UnsafeMutableRawBufferPointer
+        private var reader: Reader
+        private let source: String
+
+        /// Checks `bytes` (a keyed entry of `source`) and stands before its first outcome; throws ``Damage``.
+        public init(_ bytes: some Collection<UInt8>, source: String, compactor: PayloadCompactor) throws {
+            let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 8)
+            storage.copyBytes(from: bytes)
+            let entry = UnsafeRawBufferPointer(rebasing: storage[..<bytes.count])
+            do {
+                try StoreEntryDecoder.check(entry, keyed: true)
+            } catch {
+                storage.deallocate()
+                throw error
             }
+            self.storage = storage
+            self.source = source
+            reader = Reader(bytes: UnsafeRawBufferPointer(rebasing: entry[..<(entry.count - 32)]), compactor: compactor)
+            reader.index = StoreEntryEncoder.keyedMagic.count + 1
+        }
+
+        deinit { storage.deallocate() }
+
+        /// The next outcome and its ``RecordOrder``, or `nil` after the last.
+        public func next() throws -> (RecordOrder, RecordOutcome)? {
+            guard let (index, outcome) = try reader.outcome(source: source, keyed: true) else { return nil }
+            return (RecordOrder(line: outcome.location.line, index: index), outcome)
         }
     }
 
@@ -96,6 +100,34 @@ public enum StoreEntryDecoder {
         init(bytes: UnsafeRawBufferPointer, compactor: PayloadCompactor) {
             self.bytes = bytes
             self.compactor = compactor
+        }
+
+        /// The next outcome with its index on its line (0 in a plain entry), or `nil` at the end tag.
+        mutating func outcome(source: String, keyed: Bool) throws -> (Int, RecordOutcome)? {
+            let tag = try byte()
+            switch tag {
+            case 0: return nil
+            case 1:
+                let index = keyed ? try count() : 0
+                let location = try location(source)
+                var warnings: [String] = []
+                for _ in 0..<(try count()) { warnings.append(try string()) }
+                return (index, .accepted(AcceptedRecord(location: location, kept: try kept(), warnings: warnings)))
+            case 2:
+                let index = keyed ? try count() : 0
+                let location = try location(source)
+                let code = try string()
+                guard let rejectCode = RejectCode(rawValue: code) else { throw Damage(description: "unknown reject code '\(code)'") }
+                let message = try string()
+                let record = try string()
+                let base64 = try optional { try $0.string() }
+                return (
+                    index,
+                    .rejected(Rejection(location: location, code: rejectCode, message: message, record: record, recordBase64: base64))
+                )
+            default:
+                throw Damage(description: "unknown outcome tag \(tag)")
+            }
         }
 
         mutating func byte() throws -> UInt8 {

@@ -141,7 +141,7 @@ import WinbackTestSupport
         var check = Self.options(verifyConfig, from: "2026-11-19", to: "2026-11-19")
         check.isQuiet = false
         _ = try await SyncJob.run(check) { quiet.append($0) }
-        #expect(!quiet.all.contains { $0.hasPrefix("warning:") }, "\(quiet.all)")
+        #expect(!quiet.all.contains { $0.hasPrefix("warning: no pattern") }, "\(quiet.all)")
         let verify = try CommandRunner.run(["verify", "--config", verifyConfig.path, "--quiet"])
         #expect(verify.exitCode == 0, "\(verify.stderr)")
         let records = try #require(try JSONParser.parse(Array(verify.stdout.utf8))["records"])

@@ -13,33 +13,39 @@ enum PartialReplay {
         var accumulator = IngestAccumulator(compactor: compactor)
         let progress = PhaseProgress(phase: "ingest", isQuiet: isQuiet)
         for (fileIndex, input) in set.inputs.enumerated() {
-            var streams: [[(RecordOrder, RecordOutcome)]] = []
+            var cursors: [StoreEntryDecoder.KeyedCursor] = []
             for partial in set.partials {
                 let path = partial.entryPath(fileIndex)
-                var stream: [(RecordOrder, RecordOutcome)] = []
                 do {
                     let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-                    try data.withUnsafeBytes { bytes in
-                        try StoreEntryDecoder.check(bytes, keyed: true)
-                        try StoreEntryDecoder.decodeKeyed(bytes, source: input.path, compactor: compactor) { stream.append(($0, $1)) }
-                    }
+                    cursors.append(try StoreEntryDecoder.KeyedCursor(data, source: input.path, compactor: compactor))
                 } catch {
                     throw JobError.io(IOError(path: path, reason: "unusable partial entry (\(error))"))
                 }
-                streams.append(stream)
             }
-            var heads = [Int](repeating: 0, count: streams.count)
-            while true {
-                var next: Int? = nil
-                for shard in streams.indices where heads[shard] < streams[shard].count {
-                    if let best = next, streams[best][heads[best]].0 <= streams[shard][heads[shard]].0 { continue }
-                    next = shard
+            /// The shard's next outcome; a damaged entry exits 74 naming it.
+            func advance(_ shard: Int) throws -> (RecordOrder, RecordOutcome)? {
+                do {
+                    return try cursors[shard].next()
+                } catch {
+                    throw JobError.io(IOError(path: set.partials[shard].entryPath(fileIndex), reason: "unusable partial entry (\(error))"))
                 }
-                guard let shard = next else { break }
-                try accumulator.add(streams[shard][heads[shard]].1, onReject: onReject)
-                heads[shard] += 1
             }
-            progress.advance(by: streams.reduce(0) { $0 + $1.count })
+            var heads = try cursors.indices.map(advance)
+            var replayed = 0
+            while true {
+                var smallest: Int? = nil
+                for shard in heads.indices {
+                    guard let head = heads[shard] else { continue }
+                    if let best = smallest, let bestHead = heads[best], bestHead.0 <= head.0 { continue }
+                    smallest = shard
+                }
+                guard let shard = smallest, let (_, outcome) = heads[shard] else { break }
+                try accumulator.add(outcome, onReject: onReject)
+                replayed += 1
+                heads[shard] = try advance(shard)
+            }
+            progress.advance(by: replayed)
         }
         progress.finish()
         return accumulator.result(inputs: set.inputs, inputWarnings: set.inputWarnings, chainValidations: 0, filesFromStore: 0)
