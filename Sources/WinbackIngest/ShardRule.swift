@@ -5,7 +5,8 @@ import WinbackCrypto
 /// Which shard verifies a record (SPEC §16), decided before verification from the record's unverified
 /// payload: its owner is the `originalTransactionId` of a transaction or renewal info; for a notification,
 /// that of its nested `signedTransactionInfo`, else its `notificationUUID`; for anything unreadable,
-/// `"<source>:<line>"`. The shard is the first 8 bytes (big-endian) of SHA-256 of the owner, mod `N`.
+/// `"<source>:<line>"`. The shard is the first 8 bytes (big-endian) of SHA-256 of the owner, mod `N`. A key
+/// given twice counts the first time.
 ///
 /// Any rule would give the same merged result (the merge sees every record once, in input order); this
 /// one keeps a subscription's records together, so a shard's work is spread like the subscriptions.
@@ -38,13 +39,30 @@ public enum ShardRule {
         return found ?? Array("\(raw.location.source):\(raw.location.line)".utf8)
     }
 
+    /// Base64 characters of a payload decoded first: Apple's payloads name `originalTransactionId` within
+    /// their first 200 bytes, so most records never need the rest decoded.
+    private static let prefixCharacters = 344
+
     private static func ownerOfJWS(_ jws: UnsafeBufferPointer<UInt8>, kind: PayloadKind) -> [UInt8]? {
-        guard let payload = payload(of: jws) else { return nil }
-        return payload.withUnsafeBufferPointer { bytes -> [UInt8]? in
-            switch kind {
-            case .transaction, .renewalInfo:
-                return member(originalTransactionId, in: bytes)
-            case .notification:
+        guard let segment = payloadSegment(of: jws) else { return nil }
+        switch kind {
+        case .transaction, .renewalInfo:
+            if segment.count > prefixCharacters,
+                let prefix = Base64.decodeURL(
+                    buffer: UnsafeBufferPointer(rebasing: segment[segment.startIndex..<(segment.startIndex + prefixCharacters)]))
+            {
+                switch prefix.withUnsafeBufferPointer({ member(originalTransactionId, in: $0) }) {
+                case .found(let owner): return owner
+                case .absent: return nil
+                case .truncated: break
+                }
+            }
+            guard let payload = Base64.decodeURL(buffer: UnsafeBufferPointer(rebasing: segment)) else { return nil }
+            if case .found(let owner) = payload.withUnsafeBufferPointer({ member(originalTransactionId, in: $0) }) { return owner }
+            return nil
+        case .notification:
+            guard let payload = Base64.decodeURL(buffer: UnsafeBufferPointer(rebasing: segment)) else { return nil }
+            return payload.withUnsafeBufferPointer { bytes -> [UInt8]? in
                 if let dataValue = JSONMemberScanner.value(of: data, in: bytes), dataValue.isObject {
                     let dataBytes = UnsafeBufferPointer(rebasing: bytes[dataValue.range])
                     if let nested = JSONMemberScanner.value(of: signedTransactionInfo, in: dataBytes), nested.isString,
@@ -53,7 +71,8 @@ public enum ShardRule {
                         return owner
                     }
                 }
-                return member(notificationUUID, in: bytes)
+                if case .found(let uuid) = member(notificationUUID, in: bytes) { return uuid }
+                return nil
             }
         }
     }
@@ -81,16 +100,26 @@ public enum ShardRule {
         }
     }
 
-    /// The bytes of a member's value (a string's as written between its quotes).
-    private static func member(_ key: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        JSONMemberScanner.value(of: key, in: bytes).map { Array(bytes[$0.range]) }
+    /// The bytes of a member's value (a string's as written between its quotes), if found.
+    private enum Member {
+        case found([UInt8])
+        case absent
+        case truncated
     }
 
-    /// The decoded middle segment of a compact JWS.
-    private static func payload(of jws: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    private static func member(_ key: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Member {
+        switch JSONMemberScanner.match(key, in: bytes) {
+        case .found(let value): .found(Array(bytes[value.range]))
+        case .absent: .absent
+        case .truncated: .truncated
+        }
+    }
+
+    /// The middle (payload) segment of a compact JWS, still base64url.
+    private static func payloadSegment(of jws: UnsafeBufferPointer<UInt8>) -> Slice<UnsafeBufferPointer<UInt8>>? {
         guard let first = jws.firstIndex(of: UInt8(ascii: ".")) else { return nil }
         let rest = jws[(first + 1)...]
         guard let second = rest.firstIndex(of: UInt8(ascii: ".")) else { return nil }
-        return Base64.decodeURL(buffer: UnsafeBufferPointer(rebasing: jws[(first + 1)..<second]))
+        return jws[(first + 1)..<second]
     }
 }

@@ -30,9 +30,9 @@ import WinbackIngest
     static let owners: [OwnerCase] = [
         OwnerCase(name: "a transaction", record: record(.signed(RecordText(transaction), .transaction)), owner: "1000000000000001"),
         OwnerCase(
-            name: "a renewal info (a repeated key: the last)",
+            name: "a renewal info (a repeated key: the first)",
             record: record(
-                .signed(RecordText(jws(#"{"originalTransactionId":"1","originalTransactionId":"2000000123456789"}"#)), .renewalInfo)),
+                .signed(RecordText(jws(#"{"originalTransactionId":"2000000123456789","originalTransactionId":"1"}"#)), .renewalInfo)),
             owner: "2000000123456789"),
         OwnerCase(
             name: "a notification: its nested transaction's",
@@ -83,13 +83,35 @@ import WinbackIngest
                 JSONMemberScanner.value(of: Array(key.utf8), in: buffer).map { String(decoding: buffer[$0.range], as: UTF8.self) }
             }
         }
-        #expect(value("k", #"{"a":{"k":"inner"},"b":["k",{"k":1}],"k":"outer"}"#) == "outer")
+        #expect(value("k", #"{"a":{"k":"inner"},"b":["k",{"k":1}],"k":"outer","k":"second"}"#) == "outer")
         #expect(value("k", #" { "s" : "a \"k\": x" , "k" : 12 } "#) == "12")
         #expect(value("k", #"{"k":{"x":[1,2]}}"#) == #"{"x":[1,2]}"#)
         #expect(value("k", #"{"a":1}"#) == nil)
-        #expect(value("k", #"{"k":"v""#) == nil)
+        #expect(value("k", #"{"k":"v""#) == "v", "the first member ends the scan")
         #expect(value("k", #"["k"]"#) == nil)
         #expect(value("k", "{}") == nil)
+        func match(_ json: String) -> JSONMemberScanner.Match {
+            Array(json.utf8).withUnsafeBufferPointer { JSONMemberScanner.match(Array("k".utf8), in: $0) }
+        }
+        guard case .found(let value) = match(#"{"a":1,"k":"v"}"#) else {
+            Issue.record("expected the member")
+            return
+        }
+        #expect(value.range == 12..<13 && value.isString && !value.isObject)
+        #expect(match(#"{"a":1,"k":"v"#) == .truncated)
+        #expect(match(#"{"a":"long strin"#) == .truncated)
+        #expect(match(#"{"a":1,"b":2}"#) == .absent)
+    }
+
+    /// A payload longer than the prefix the rule decodes first, with the key far in: read all the same.
+    @Test func anOwnerPastTheDecodedPrefixIsFound() {
+        let padding = String(repeating: "x", count: 600)
+        let late = Self.record(.signed(RecordText(Self.jws(#"{"pad":"\#(padding)","originalTransactionId":"77"}"#)), .transaction))
+        #expect(String(decoding: ShardRule.owner(of: late), as: UTF8.self) == "77")
+        let early = Self.record(.signed(RecordText(Self.jws(#"{"originalTransactionId":"78","pad":"\#(padding)"}"#)), .transaction))
+        #expect(String(decoding: ShardRule.owner(of: early), as: UTF8.self) == "78")
+        let none = Self.record(.signed(RecordText(Self.jws(#"{"pad":"\#(padding)"}"#)), .transaction))
+        #expect(String(decoding: ShardRule.owner(of: none), as: UTF8.self) == "files/a.ndjson:7")
     }
 
     struct SpecCase: Sendable, CustomTestStringConvertible {
