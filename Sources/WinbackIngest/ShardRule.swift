@@ -2,6 +2,12 @@ import Crypto
 import WinbackCore
 import WinbackCrypto
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Which shard verifies a record (SPEC §16), decided before verification from the record's unverified
 /// payload: its owner is the `originalTransactionId` of a transaction or renewal info; for a notification,
 /// that of its nested `signedTransactionInfo`, else its `notificationUUID`; for anything unreadable,
@@ -16,16 +22,41 @@ public enum ShardRule {
     private static let signedTransactionInfo = Array("signedTransactionInfo".utf8)
     private static let notificationUUID = Array("notificationUUID".utf8)
 
-    /// The shard of `raw` among `count`.
+    /// The shard of `raw` among `count`. Every shard computes it for every record, so the common case — a
+    /// transaction or renewal info naming its owner early — is decided without allocating (``owner(of:)``
+    /// is the rule in full).
     public static func shard(of raw: RawRecord, count: Int) -> Int {
-        count == 1 ? 0 : shard(ofOwner: owner(of: raw), count: count)
+        guard count > 1 else { return 0 }
+        if case .signed(let text, let kind) = raw.content, kind != .notification,
+            let shard = text.withBytes({ shardFromPrefix(of: $0, count: count) })
+        {
+            return shard
+        }
+        return shard(ofOwner: owner(of: raw), count: count)
     }
 
     /// The shard of an owner key among `count`.
     public static func shard(ofOwner owner: [UInt8], count: Int) -> Int {
+        owner.withUnsafeBytes { shard(ofOwnerBytes: $0, count: count) }
+    }
+
+    private static func shard(ofOwnerBytes owner: UnsafeRawBufferPointer, count: Int) -> Int {
         let digest = SHA256.hash(data: owner)
         let value = digest.withUnsafeBytes { bytes in bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
         return Int(value % UInt64(count))
+    }
+
+    /// The shard of a JWS whose payload names `originalTransactionId` within its first ``prefixCharacters``
+    /// base64 characters, decoded into a stack buffer; `nil` when it must be read the general way.
+    private static func shardFromPrefix(of jws: UnsafeBufferPointer<UInt8>, count: Int) -> Int? {
+        guard let segment = payloadSegment(of: jws), segment.count > prefixCharacters else { return nil }
+        let prefix = UnsafeBufferPointer(rebasing: segment[segment.startIndex..<(segment.startIndex + prefixCharacters)])
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Base64.decodedCapacity(prefixCharacters)) { buffer -> Int? in
+            guard let length = Base64.decodeURL(buffer: prefix, into: buffer) else { return nil }
+            let bytes = UnsafeBufferPointer(rebasing: buffer[..<length])
+            guard case .found(let value) = JSONMemberScanner.match(originalTransactionId, in: bytes) else { return nil }
+            return shard(ofOwnerBytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[value.range])), count: count)
+        }
     }
 
     /// The owner key of `raw`, as described above.
@@ -115,11 +146,13 @@ public enum ShardRule {
         }
     }
 
-    /// The middle (payload) segment of a compact JWS, still base64url.
+    /// The middle (payload) segment of a compact JWS, still base64url (the dots found with `memchr`: the
+    /// header before them is most of a JWS).
     private static func payloadSegment(of jws: UnsafeBufferPointer<UInt8>) -> Slice<UnsafeBufferPointer<UInt8>>? {
-        guard let first = jws.firstIndex(of: UInt8(ascii: ".")) else { return nil }
-        let rest = jws[(first + 1)...]
-        guard let second = rest.firstIndex(of: UInt8(ascii: ".")) else { return nil }
+        guard let base = jws.baseAddress, let firstDot = memchr(base, 0x2E, jws.count) else { return nil }
+        let first = base.distance(to: firstDot.assumingMemoryBound(to: UInt8.self))
+        guard let secondDot = memchr(base + first + 1, 0x2E, jws.count - first - 1) else { return nil }
+        let second = base.distance(to: secondDot.assumingMemoryBound(to: UInt8.self))
         return jws[(first + 1)..<second]
     }
 }

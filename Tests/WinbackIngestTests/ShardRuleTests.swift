@@ -1,7 +1,9 @@
+import Foundation
 import Testing
 import WinbackCore
 import WinbackCrypto
 import WinbackIngest
+import WinbackTestSupport
 
 /// The shard rule of SPEC §16: a record's owner read from its unverified payload, and the shard
 /// `SHA-256(owner)[0..<8]` big-endian mod N (expected values computed with Python's hashlib).
@@ -112,6 +114,37 @@ import WinbackIngest
         #expect(String(decoding: ShardRule.owner(of: early), as: UTF8.self) == "78")
         let none = Self.record(.signed(RecordText(Self.jws(#"{"pad":"\#(padding)"}"#)), .transaction))
         #expect(String(decoding: ShardRule.owner(of: none), as: UTF8.self) == "files/a.ndjson:7")
+        for record in [late, early, none] { Self.expectTheFastPathAgrees(record) }
+    }
+
+    /// `shard(of:count:)` decides most records from a prefix of the payload without allocating: it must give
+    /// the rule's own answer, `shard(ofOwner: owner(of:))`.
+    static func expectTheFastPathAgrees(_ record: RawRecord, sourceLocation: SourceLocation = #_sourceLocation) {
+        let owner = ShardRule.owner(of: record)
+        for count in 2...9 {
+            #expect(
+                ShardRule.shard(of: record, count: count) == ShardRule.shard(ofOwner: owner, count: count), sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func theFastPathAgreesOnEverySampleRecord() throws {
+        var records = 0
+        for file in ["transactions/part-0.ndjson.gz", "transactions/part-1.ndjson.gz", "notifications/notifications.ndjson.gz"] {
+            let url = Fixtures.packageRoot.appendingPathComponent("sample-data/exports/" + file)
+            let text = try Gunzip.bytes(Array(try Data(contentsOf: url)))
+            var start = 0
+            var line = 0
+            while start < text.count {
+                let end = text[start...].firstIndex(of: UInt8(ascii: "\n")) ?? text.count
+                line += 1
+                for record in RecordClassifier.classifyLine(text, range: start..<end, source: file, line: line) {
+                    Self.expectTheFastPathAgrees(record)
+                    records += 1
+                }
+                start = end + 1
+            }
+        }
+        #expect(records > 2000)
     }
 
     struct SpecCase: Sendable, CustomTestStringConvertible {
