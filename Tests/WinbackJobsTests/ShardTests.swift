@@ -138,6 +138,35 @@ import WinbackTestSupport
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("dt=2026-11-19").path))
     }
 
+    /// A partial entry changed on disk is refused whole (74, naming it): its checksum no longer matches.
+    @Test func aDamagedPartialEntryExits74NamingIt() throws {
+        let directory = try CommandRunner.temporaryDirectory("shard-damaged")
+        let copy = directory.appendingPathComponent("a1")
+        try FileManager.default.copyItem(at: Self.partials.appendingPathComponent("a1"), to: copy)
+        let entries = copy.appendingPathComponent("entries")
+        let names = try FileManager.default.contentsOfDirectory(atPath: entries.path)
+        let largest = try #require(
+            names.max { lhs, rhs in
+                let size = { (name: String) in
+                    (try? FileManager.default.attributesOfItem(atPath: entries.appendingPathComponent(name).path)[.size] as? Int) ?? 0
+                }
+                return size(lhs) < size(rhs)
+            })
+        let entry = entries.appendingPathComponent(largest)
+        var bytes = try Data(contentsOf: entry)
+        bytes[bytes.count / 2] ^= 0x01
+        try bytes.write(to: entry)
+        let result = try CommandRunner.run(
+            [
+                "merge", "--config", RunGoldenTests.sampleConfig, "--as-of", RunGoldenTests.asOf, "--out",
+                directory.appendingPathComponent("out").path,
+                "--quiet", "--partials", Self.partials.appendingPathComponent("a0").path, copy.path,
+            ])
+        #expect(result.exitCode == 74, "\(result.stderr)")
+        #expect(result.firstErrorLine.contains(largest) && result.firstErrorLine.contains("checksum mismatch"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/dt=2026-11-19").path))
+    }
+
     @Test func theTwoGoodPartialsMergeThroughTheCommandLine() throws {
         let out = try CommandRunner.temporaryDirectory("shard-cli-out")
         let result = try CommandRunner.run(
