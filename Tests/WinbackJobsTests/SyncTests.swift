@@ -216,6 +216,28 @@ import WinbackTestSupport
         #expect(server.requests.count == 1 && server.requests[0].authorization.hasPrefix("Bearer "))
     }
 
+    /// Without `api.privateKeyFile`, an `api.keyId` equal to `signing.keyId` uses the signing key; another
+    /// key id then needs its own file (64).
+    @Test func theSigningKeyServesWhenTheIdsMatch() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let config = try Self.config("sync-signing-key", server: server)
+        let text = try String(contentsOf: config, encoding: .utf8)
+        let withoutFile = text.replacingOccurrences(of: #""privateKeyFile": "\#(Self.keyPath)", "directory""#, with: #""directory""#)
+        #expect(withoutFile != text)
+        try withoutFile.write(to: config, atomically: true, encoding: .utf8)
+        let outcome = try await SyncJob.run(Self.options(config, from: "2026-11-09", to: "2026-11-09")) { _ in }
+        #expect(outcome.daysWritten == 1 && outcome.notifications == 4)
+        let other = withoutFile.replacingOccurrences(of: #""api": { "keyId": "TESTKEY001""#, with: #""api": { "keyId": "OTHERKEY01""#)
+        #expect(other != withoutFile)
+        try other.write(to: config, atomically: true, encoding: .utf8)
+        let error = await Self.failure(Self.options(config, from: "2026-11-10", to: "2026-11-10"))
+        #expect(error?.exitCode == 64)
+        #expect(
+            error?.description.contains("api.privateKeyFile: expected a .p8 path (or WINBACK_API_KEY_FILE)") == true,
+            "\(String(describing: error))")
+    }
+
     /// `jobs/nightly.sh` syncs before it runs when the config has `api` (the real clock: the last 3 days, empty here).
     @Test func theNightlyScriptSyncsThenRuns() throws {
         let server = try Self.server()

@@ -25,14 +25,21 @@ enum InAppPurchaseKeyLoader {
             override: environment["WINBACK_SIGNING_KEY_FILE"], overrideName: "WINBACK_SIGNING_KEY_FILE", warn: warn)
     }
 
-    /// The App Store Server API key of `api` (the caller checked that the config has `api`).
+    /// The App Store Server API key of `api` (the caller checked that the config has `api`). Without
+    /// `api.privateKeyFile` or `WINBACK_API_KEY_FILE`, an `api.keyId` equal to `signing.keyId` names the
+    /// signing key, read where the signing key is.
     static func apiKey(_ loaded: LoadedConfig, settings: APISettings, environment: [String: String], warn: (String) -> Void)
-        throws(JobError)
-        -> InAppPurchaseKey
+        throws(JobError) -> InAppPurchaseKey
     {
-        try load(
+        let override = environment["WINBACK_API_KEY_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        if settings.privateKeyFile == nil, override == nil, let signing = loaded.config.signing, signing.keyId == settings.keyId {
+            return try load(
+                loaded, section: "signing", keyId: settings.keyId, issuerId: settings.issuerId, file: signing.privateKeyFile,
+                override: environment["WINBACK_SIGNING_KEY_FILE"], overrideName: "WINBACK_SIGNING_KEY_FILE", warn: warn)
+        }
+        return try load(
             loaded, section: "api", keyId: settings.keyId, issuerId: settings.issuerId, file: settings.privateKeyFile,
-            override: environment["WINBACK_API_KEY_FILE"], overrideName: "WINBACK_API_KEY_FILE", warn: warn)
+            override: override, overrideName: "WINBACK_API_KEY_FILE", warn: warn)
     }
 
     private static func load(
