@@ -74,23 +74,13 @@ public enum ShardRule {
     /// their first 200 bytes, so most records never need the rest decoded.
     private static let prefixCharacters = 344
 
+    /// The owner read from the whole decoded payload (``shard(of:count:)`` tries a prefix first).
     private static func ownerOfJWS(_ jws: UnsafeBufferPointer<UInt8>, kind: PayloadKind) -> [UInt8]? {
         guard let segment = payloadSegment(of: jws) else { return nil }
         switch kind {
         case .transaction, .renewalInfo:
-            if segment.count > prefixCharacters,
-                let prefix = Base64.decodeURL(
-                    buffer: UnsafeBufferPointer(rebasing: segment[segment.startIndex..<(segment.startIndex + prefixCharacters)]))
-            {
-                switch prefix.withUnsafeBufferPointer({ member(originalTransactionId, in: $0) }) {
-                case .found(let owner): return owner
-                case .absent: return nil
-                case .truncated: break
-                }
-            }
             guard let payload = Base64.decodeURL(buffer: UnsafeBufferPointer(rebasing: segment)) else { return nil }
-            if case .found(let owner) = payload.withUnsafeBufferPointer({ member(originalTransactionId, in: $0) }) { return owner }
-            return nil
+            return payload.withUnsafeBufferPointer { member(originalTransactionId, in: $0) }
         case .notification:
             guard let payload = Base64.decodeURL(buffer: UnsafeBufferPointer(rebasing: segment)) else { return nil }
             return payload.withUnsafeBufferPointer { bytes -> [UInt8]? in
@@ -102,8 +92,7 @@ public enum ShardRule {
                         return owner
                     }
                 }
-                if case .found(let uuid) = member(notificationUUID, in: bytes) { return uuid }
-                return nil
+                return member(notificationUUID, in: bytes)
             }
         }
     }
@@ -131,19 +120,9 @@ public enum ShardRule {
         }
     }
 
-    /// The bytes of a member's value (a string's as written between its quotes), if found.
-    private enum Member {
-        case found([UInt8])
-        case absent
-        case truncated
-    }
-
-    private static func member(_ key: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Member {
-        switch JSONMemberScanner.match(key, in: bytes) {
-        case .found(let value): .found(Array(bytes[value.range]))
-        case .absent: .absent
-        case .truncated: .truncated
-        }
+    /// The bytes of a member's value (a string's as written between its quotes).
+    private static func member(_ key: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        JSONMemberScanner.value(of: key, in: bytes).map { Array(bytes[$0.range]) }
     }
 
     /// The middle (payload) segment of a compact JWS, still base64url (the dots found with `memchr`: the

@@ -13,10 +13,13 @@ public enum MergeJob {
         var options = options
         options.usesStore = false
         options.summaryCommand = "merge"
+        // The partials are checked before the run takes the output lock or opens the ledger: a refused
+        // merge leaves nothing behind.
+        let loaded = try LoadedConfig.load(path: options.configPath)
+        let asOf = try RunJob.calendar(config: loaded.config, asOf: options.asOf, now: options.now()).asOfLabel
+        let partials = try PartialSet.load(partialDirectories, configSha256: HexDigest.string(SHA256.hash(data: loaded.bytes)), asOf: asOf)
         let context = try RunContext.prepare(options)
         defer { withExtendedLifetime(context.lock) {} }
-        let partials = try PartialSet.load(
-            partialDirectories, configSha256: HexDigest.string(SHA256.hash(data: context.loaded.bytes)), asOf: context.calendar.asOfLabel)
         return try await RunJob.finish(try await RunJob.ingest(context, partials: partials), context)
     }
 }
