@@ -65,149 +65,131 @@ public enum RecordClassifier {
         records += classifyObject(value, prefix: nil, source: source, line: line) { _ in text }
     }
 
-    /// The records of a whole JSON document. `line` is where each record's value starts; its text is
-    /// the value's exact source (a JWS without quotes). Invalid JSON is one `malformed_json` record at line 1.
-    public static func classifyDocument(_ bytes: [UInt8], source: String) -> [RawRecord] {
+    // MARK: Document elements (SPEC §23: each located at line 1 with its path; see ``DocumentReader``)
+
+    /// A document held whole (a notification body, a single payload object, or not an object at all): its
+    /// records as for an NDJSON line, except that a JWS's text is the string without quotes. A text that is
+    /// not JSON is one `malformed_json` record (path `null`) keeping the whole text.
+    public static func classifyWholeDocument(_ bytes: [UInt8], source: String) -> [RawRecord] {
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes)
         } catch {
-            let location = RecordLocation(source: source, line: 1, path: nil)
             return [
                 RawRecord(
-                    location: location, content: .failure(RecordFailure(.malformedJSON, "document is not JSON: \(error)")),
-                    text: RecordText(bytes: bytes))
+                    location: RecordLocation(source: source, line: 1, path: nil),
+                    content: .failure(RecordFailure(.malformedJSON, "document is not JSON: \(error)")), text: RecordText(bytes: bytes))
             ]
         }
-        let lines = LineIndex(bytes)
-        let wholeRange = firstNonWhitespace(bytes)..<lastNonWhitespace(bytes)
-        func text(_ range: Range<Int>) -> RecordText { RecordText(bytes: bytes, range: range) }
-        func jwsText(_ range: Range<Int>) -> RecordText {
-            range.count >= 2 && bytes[range.lowerBound] == UInt8(ascii: "\"")
-                ? text(range.lowerBound + 1..<range.upperBound - 1) : text(range)
-        }
-        switch value {
-        case .array(let elements):
-            var records: [RawRecord] = []
-            for (index, element) in elements.enumerated() {
-                let line = lines.line(at: element.range.lowerBound)
-                records += classifyObject(element.value, prefix: "[\(index)]", source: source, line: line, lines: lines) {
-                    range in range.map(jwsText) ?? text(element.range)
-                }
-            }
-            return records
-        case .object(let members):
-            if let history = members.last(where: { $0.key == "notificationHistory" }), !hasSignedKeys(value) {
-                return notificationHistoryRecords(history, source: source, lines: lines, text: text, jwsText: jwsText)
-            }
-            if let transactions = members.last(where: { $0.key == "signedTransactions" }), !hasSignedKeys(value) {
-                guard case .array(let elements) = transactions.value else {
-                    return [
-                        RawRecord(
-                            location: RecordLocation(
-                                source: source, line: lines.line(at: transactions.range.lowerBound), path: "signedTransactions"),
-                            content: .failure(
-                                RecordFailure(
-                                    .unknownShape,
-                                    "signedTransactions: expected an array of JWS strings, found \(FieldValue.describe(transactions.value))"
-                                )),
-                            text: text(transactions.range))
-                    ]
-                }
-                return elements.enumerated().map { index, element in
-                    jwsRecord(
-                        element.value, kind: .transaction, path: "signedTransactions[\(index)]",
-                        location: RecordLocation(
-                            source: source, line: lines.line(at: element.range.lowerBound), path: "signedTransactions[\(index)]"),
-                        text: jwsText(element.range))
-                }
-            }
-            if !hasSignedKeys(value), case .array(let groups)? = value["data"] {
-                return statusRecords(groups, source: source, lines: lines, text: text, jwsText: jwsText)
-            }
-            let line = lines.line(at: wholeRange.lowerBound)
-            return classifyObject(value, prefix: nil, source: source, line: line, lines: lines) { range in
-                range.map(jwsText) ?? text(wholeRange)
-            }
-        default:
-            return classifyObject(value, prefix: nil, source: source, line: lines.line(at: wholeRange.lowerBound)) { _ in text(wholeRange) }
+        let whole = firstNonWhitespace(bytes)..<lastNonWhitespace(bytes)
+        return classifyObject(value, prefix: nil, source: source, line: 1, isDocument: true) { range in
+            range.map { jwsText(bytes, $0) } ?? RecordText(bytes: bytes, range: whole)
         }
     }
 
-    private static func hasSignedKeys(_ value: JSONValue) -> Bool {
-        value.member("signedPayload") != nil || value.member("signedTransactionInfo") != nil
-            || value.member("signedRenewalInfo") != nil
+    /// An element `[i]` of a top-level array: a record object. Throws when the element is not JSON.
+    public static func classifyArrayElement(_ bytes: [UInt8], source: String, path: String) throws(JSONParseError) -> [RawRecord] {
+        let value = try JSONParser.parse(bytes)
+        return classifyObject(value, prefix: path, source: source, line: 1, isDocument: true) { range in
+            range.map { jwsText(bytes, $0) } ?? RecordText(bytes: bytes)
+        }
     }
 
-    private static func statusRecords(
-        _ groups: [JSONElement], source: String, lines: LineIndex, text: (Range<Int>) -> RecordText, jwsText: (Range<Int>) -> RecordText
-    ) -> [RawRecord] {
+    /// An element of `signedTransactions`: a JWS string. Throws when the element is not JSON.
+    public static func classifyTransactionElement(_ bytes: [UInt8], source: String, path: String) throws(JSONParseError) -> RawRecord {
+        let location = RecordLocation(source: source, line: 1, path: path)
+        if isPlainJWSString(bytes) {
+            let jws = RecordText(bytes: bytes, range: 1..<(bytes.count - 1))
+            return RawRecord(location: location, content: .signed(jws, .transaction), text: jws)
+        }
+        let value = try JSONParser.parse(bytes)
+        return jwsRecord(value, kind: .transaction, path: path, location: location, text: jwsText(bytes, 0..<bytes.count))
+    }
+
+    /// An element of `notificationHistory`: an object with `signedPayload`. Throws when it is not JSON.
+    public static func classifyHistoryElement(_ bytes: [UInt8], source: String, path: String) throws(JSONParseError) -> RawRecord {
+        let value = try JSONParser.parse(bytes)
+        guard let payload = value.member("signedPayload") else {
+            return RawRecord(
+                location: RecordLocation(source: source, line: 1, path: path),
+                content: .failure(RecordFailure(.unknownShape, "\(path): expected an object with signedPayload")),
+                text: RecordText(bytes: bytes))
+        }
+        let payloadPath = "\(path).signedPayload"
+        return jwsRecord(
+            payload.value, kind: .notification, path: payloadPath, location: RecordLocation(source: source, line: 1, path: payloadPath),
+            text: jwsText(bytes, payload.range))
+    }
+
+    /// An item of `data[g].lastTransactions`: its `signedTransactionInfo` and `signedRenewalInfo`. Throws when it is not JSON.
+    public static func classifyStatusItem(_ bytes: [UInt8], source: String, path: String) throws(JSONParseError) -> [RawRecord] {
+        let value = try JSONParser.parse(bytes)
         var records: [RawRecord] = []
-        for (groupIndex, group) in groups.enumerated() {
-            let groupPath = "data[\(groupIndex)]"
-            guard case .array(let items)? = group.value["lastTransactions"] else {
-                records.append(
-                    RawRecord(
-                        location: RecordLocation(source: source, line: lines.line(at: group.range.lowerBound), path: groupPath),
-                        content: .failure(RecordFailure(.unknownShape, "\(groupPath): expected an object with a lastTransactions array")),
-                        text: text(group.range)))
-                continue
-            }
-            for (itemIndex, item) in items.enumerated() {
-                let itemPath = "\(groupPath).lastTransactions[\(itemIndex)]"
-                var found = false
-                for (key, kind) in [("signedTransactionInfo", PayloadKind.transaction), ("signedRenewalInfo", .renewalInfo)] {
-                    guard let member = item.value.member(key) else { continue }
-                    found = true
-                    let path = "\(itemPath).\(key)"
-                    records.append(
-                        jwsRecord(
-                            member.value, kind: kind, path: path,
-                            location: RecordLocation(source: source, line: lines.line(at: member.range.lowerBound), path: path),
-                            text: jwsText(member.range)))
-                }
-                if !found {
-                    records.append(
-                        RawRecord(
-                            location: RecordLocation(source: source, line: lines.line(at: item.range.lowerBound), path: itemPath),
-                            content: .failure(
-                                RecordFailure(.unknownShape, "\(itemPath): expected signedTransactionInfo or signedRenewalInfo")),
-                            text: text(item.range)))
-                }
-            }
+        for (key, kind) in [("signedTransactionInfo", PayloadKind.transaction), ("signedRenewalInfo", .renewalInfo)] {
+            guard let member = value.member(key) else { continue }
+            let memberPath = "\(path).\(key)"
+            records.append(
+                jwsRecord(
+                    member.value, kind: kind, path: memberPath, location: RecordLocation(source: source, line: 1, path: memberPath),
+                    text: jwsText(bytes, member.range)))
+        }
+        if records.isEmpty {
+            records.append(
+                RawRecord(
+                    location: RecordLocation(source: source, line: 1, path: path),
+                    content: .failure(RecordFailure(.unknownShape, "\(path): expected signedTransactionInfo or signedRenewalInfo")),
+                    text: RecordText(bytes: bytes)))
         }
         return records
     }
 
-    /// A Get Notification History response (SPEC §13): a notification at each `notificationHistory[i].signedPayload`.
-    private static func notificationHistoryRecords(
-        _ history: JSONMember, source: String, lines: LineIndex, text: (Range<Int>) -> RecordText, jwsText: (Range<Int>) -> RecordText
-    ) -> [RawRecord] {
-        guard case .array(let elements) = history.value else {
-            return [
-                RawRecord(
-                    location: RecordLocation(source: source, line: lines.line(at: history.range.lowerBound), path: "notificationHistory"),
-                    content: .failure(
-                        RecordFailure(
-                            .unknownShape,
-                            "notificationHistory: expected an array of notifications, found \(FieldValue.describe(history.value))")),
-                    text: text(history.range))
-            ]
-        }
-        return elements.enumerated().map { index, element in
-            let path = "notificationHistory[\(index)].signedPayload"
-            guard let payload = element.value.member("signedPayload") else {
-                return RawRecord(
-                    location: RecordLocation(
-                        source: source, line: lines.line(at: element.range.lowerBound), path: "notificationHistory[\(index)]"),
-                    content: .failure(RecordFailure(.unknownShape, "notificationHistory[\(index)]: expected an object with signedPayload")),
-                    text: text(element.range))
+    /// `data[g]` that is not an object with a `lastTransactions` array.
+    public static func groupWithoutTransactions(_ path: String, text: RecordText, location: RecordLocation) -> RawRecord {
+        RawRecord(
+            location: location,
+            content: .failure(RecordFailure(.unknownShape, "\(path): expected an object with a lastTransactions array")),
+            text: text)
+    }
+
+    /// `signedTransactions` or `notificationHistory` whose value is not an array.
+    public static func notAnArray(_ key: String, text: RecordText, location: RecordLocation) -> RawRecord {
+        let found = text.withBytes { bytes in (try? JSONParser.parse(buffer: bytes)).map(FieldValue.describe) ?? "a value over the limit" }
+        let expected = key == "signedTransactions" ? "an array of JWS strings" : "an array of notifications"
+        return RawRecord(
+            location: location, content: .failure(RecordFailure(.unknownShape, "\(key): expected \(expected), found \(found)")), text: text)
+    }
+
+    /// A record (an NDJSON line or a document element) over `report.maxLineBytes`: one `malformed_json` reject
+    /// keeping its first bytes; reading goes on after it.
+    public static func overlongRecord(length: Int, location: RecordLocation, prefix: some Collection<UInt8>) -> RawRecord {
+        RawRecord(
+            location: location,
+            content: .failure(
+                RecordFailure(
+                    .malformedJSON,
+                    "record of \(length) bytes is over report.maxLineBytes; read and dropped, its first \(prefix.count) bytes kept as record"
+                )),
+            text: RecordText(bytes: Array(prefix)))
+    }
+
+    /// `"…"` of base64url characters and dots only: a JWS needing no unescaping.
+    private static func isPlainJWSString(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 2, bytes[0] == UInt8(ascii: "\""), bytes[bytes.count - 1] == UInt8(ascii: "\"") else { return false }
+        for byte in bytes[1..<(bytes.count - 1)] {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "="):
+                continue
+            default: return false
             }
-            return jwsRecord(
-                payload.value, kind: .notification, path: path,
-                location: RecordLocation(source: source, line: lines.line(at: payload.range.lowerBound), path: path),
-                text: jwsText(payload.range))
         }
+        return true
+    }
+
+    /// The text of the value at `range` of `bytes`: a string without its quotes.
+    private static func jwsText(_ bytes: [UInt8], _ range: Range<Int>) -> RecordText {
+        range.count >= 2 && bytes[range.lowerBound] == UInt8(ascii: "\"")
+            ? RecordText(bytes: bytes, range: (range.lowerBound + 1)..<(range.upperBound - 1)) : RecordText(bytes: bytes, range: range)
     }
 
     private static func jwsRecord(_ value: JSONValue, kind: PayloadKind, path: String, location: RecordLocation, text: RecordText)
@@ -224,11 +206,10 @@ public enum RecordClassifier {
 
     /// Classifies one object. `text` gives the record text for a member's range (`nil` = the whole value).
     private static func classifyObject(
-        _ value: JSONValue, prefix: String?, source: String, line: Int, lines: LineIndex? = nil,
+        _ value: JSONValue, prefix: String?, source: String, line: Int, isDocument: Bool = false,
         text: (Range<Int>?) -> RecordText
     ) -> [RawRecord] {
         func path(_ key: String) -> String { prefix.map { "\($0).\(key)" } ?? key }
-        func memberLine(_ member: JSONMember) -> Int { lines?.line(at: member.range.lowerBound) ?? line }
         guard case .object = value else {
             return [
                 RawRecord(
@@ -241,8 +222,8 @@ public enum RecordClassifier {
             return [
                 jwsRecord(
                     member.value, kind: .notification, path: path("signedPayload"),
-                    location: RecordLocation(source: source, line: memberLine(member), path: path("signedPayload")),
-                    text: text(lines == nil ? nil : member.range))
+                    location: RecordLocation(source: source, line: line, path: path("signedPayload")),
+                    text: text(isDocument ? member.range : nil))
             ]
         }
         var records: [RawRecord] = []
@@ -251,8 +232,8 @@ public enum RecordClassifier {
             records.append(
                 jwsRecord(
                     member.value, kind: kind, path: path(key),
-                    location: RecordLocation(source: source, line: memberLine(member), path: path(key)),
-                    text: text(lines == nil ? nil : member.range)))
+                    location: RecordLocation(source: source, line: line, path: path(key)),
+                    text: text(isDocument ? member.range : nil)))
         }
         if !records.isEmpty { return records }
         let location = RecordLocation(source: source, line: line, path: prefix)

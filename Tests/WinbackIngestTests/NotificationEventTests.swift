@@ -132,7 +132,7 @@ import WinbackIngest
     }
 
     /// A Get Notification History response: a notification at each `notificationHistory[i].signedPayload`.
-    @Test func notificationHistoryDocumentsHoldNotifications() {
+    @Test func notificationHistoryDocumentsHoldNotifications() async {
         let document = """
             {"notificationHistory": [
               {"sendAttemptResults": [{"attemptDate": 1, "sendAttemptResult": "SUCCESS"}], "signedPayload": "a.b.c"},
@@ -140,7 +140,7 @@ import WinbackIngest
               {"other": 1}
             ], "hasMore": false, "paginationToken": "p"}
             """
-        let records = RecordClassifier.classifyDocument(Array(document.utf8), source: "n.json")
+        let records = await DocumentReader.records(of: Array(document.utf8), source: "n.json")
         let summary = records.map { record -> String in
             let content: String =
                 switch record.content {
@@ -152,8 +152,8 @@ import WinbackIngest
         }
         #expect(
             summary == [
-                "2 notificationHistory[0].signedPayload signed notification a.b.c", "3 notificationHistory[1].signedPayload malformed_jws",
-                "4 notificationHistory[2] unknown_shape",
+                "1 notificationHistory[0].signedPayload signed notification a.b.c", "1 notificationHistory[1].signedPayload malformed_jws",
+                "1 notificationHistory[2] unknown_shape",
             ])
     }
 }

@@ -228,20 +228,20 @@ import Testing
         #expect(mismatches == 0)
     }
 
-    @Test func historyDocumentRecordsKnowTheirLineAndPath() {
+    @Test func historyDocumentRecordsAreAtLineOneWithTheirPath() async {
         let document = "{\n  \"hasMore\": false,\n  \"signedTransactions\": [\n    \"a.b.c\",\n    7\n  ]\n}\n"
-        let records = RecordClassifier.classifyDocument(Array(document.utf8), source: "h.json")
+        let records = await DocumentReader.records(of: Array(document.utf8), source: "h.json")
         #expect(
             Self.summary(records) == [
-                "4 signedTransactions[0] signed transaction a.b.c | a.b.c",
-                "5 signedTransactions[1] malformed_jws | 7",
+                "1 signedTransactions[0] signed transaction a.b.c | a.b.c",
+                "1 signedTransactions[1] malformed_jws | 7",
             ])
     }
 
     /// `{"signedTransactions":[],"signedTransactions":[JWS,JWS]}` read 0 records: the last occurrence wins.
-    @Test func aRepeatedKeyInADocumentTakesTheLastOccurrence() {
+    @Test func aRepeatedKeyInADocumentTakesTheLastOccurrence() async {
         let document = #"{"signedTransactions":[],"signedTransactions":["a.b.c","d.e.f"]}"#
-        let records = RecordClassifier.classifyDocument(Array(document.utf8), source: "h.json")
+        let records = await DocumentReader.records(of: Array(document.utf8), source: "h.json")
         #expect(
             Self.summary(records) == [
                 "1 signedTransactions[0] signed transaction a.b.c | a.b.c",
@@ -249,7 +249,7 @@ import Testing
             ])
     }
 
-    @Test func statusDocumentRecordsKnowTheirLineAndPath() {
+    @Test func statusDocumentRecordsAreAtLineOneWithTheirPath() async {
         let document = """
             {"data": [
               {"subscriptionGroupIdentifier": "g", "lastTransactions": [
@@ -257,28 +257,28 @@ import Testing
                  "signedTransactionInfo": "t.t.t",
                  "signedRenewalInfo": "r.r.r"}]}]}
             """
-        let records = RecordClassifier.classifyDocument(Array(document.utf8), source: "s.json")
+        let records = await DocumentReader.records(of: Array(document.utf8), source: "s.json")
         #expect(
             Self.summary(records) == [
-                "4 data[0].lastTransactions[0].signedTransactionInfo signed transaction t.t.t | t.t.t",
-                "5 data[0].lastTransactions[0].signedRenewalInfo signed renewalInfo r.r.r | r.r.r",
+                "1 data[0].lastTransactions[0].signedTransactionInfo signed transaction t.t.t | t.t.t",
+                "1 data[0].lastTransactions[0].signedRenewalInfo signed renewalInfo r.r.r | r.r.r",
             ])
     }
 
-    @Test func arrayDocumentElementsUseIndexPaths() {
+    @Test func arrayDocumentElementsUseIndexPaths() async {
         let document = "[\n {\"signedPayload\": \"n.n.n\"},\n\n {\"transactionId\": \"9\"},\n 3\n]"
-        let records = RecordClassifier.classifyDocument(Array(document.utf8), source: "a.json")
+        let records = await DocumentReader.records(of: Array(document.utf8), source: "a.json")
         #expect(
             Self.summary(records) == [
-                "2 [0].signedPayload signed notification n.n.n | n.n.n",
-                "4 [1] decoded transaction | {\"transactionId\": \"9\"}",
-                "5 [2] unknown_shape | 3",
+                "1 [0].signedPayload signed notification n.n.n | n.n.n",
+                "1 [1] decoded transaction | {\"transactionId\": \"9\"}",
+                "1 [2] unknown_shape | 3",
             ])
     }
 
-    @Test func invalidDocumentIsOneRecordAtLineOne() {
+    @Test func invalidDocumentIsOneRecordAtLineOne() async {
         let document = "{\n \"signedTransactions\": [\n"
-        let records = RecordClassifier.classifyDocument(Array(document.utf8), source: "b.json")
+        let records = await DocumentReader.records(of: Array(document.utf8), source: "b.json")
         #expect(records.count == 1)
         #expect(records.first?.location == RecordLocation(source: "b.json", line: 1, path: nil))
         #expect(records.first?.text.string == document)

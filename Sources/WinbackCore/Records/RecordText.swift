@@ -40,6 +40,14 @@ public struct RecordText: Sendable {
         }
     }
 
+    /// The text's length in UTF-8 bytes.
+    public var byteCount: Int {
+        switch storage {
+        case .bytes(_, let range): range.count
+        case .string(let string): string.utf8.count
+        }
+    }
+
     /// Calls `body` with the text's UTF-8 bytes, without copying them; what `body` throws is thrown.
     public func withBytes<T, Failure: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> T) throws(Failure) -> T {
         switch storage {

@@ -19,7 +19,8 @@ public struct IngestPipeline: Sendable {
     /// (``LineReader/batchCapacity``, ~400 lines of a transactions export), which is what bounds it in
     /// practice: a batch cut at a line count would carry the rest of its last read into the next buffer.
     public var batchSize: Int
-    /// The longest line or `.json` document held whole (`report.maxLineBytes`); a longer one is one rejection.
+    /// The longest line or `.json` document element held whole (`report.maxLineBytes`); a longer one is one
+    /// rejection and reading goes on (SPEC §23).
     public var maximumLineBytes: Int
     /// Where unchanged files are replayed from and new ones recorded (SPEC §14); `nil` verifies everything.
     public var store: VerifiedStore?
@@ -141,10 +142,10 @@ public struct IngestPipeline: Sendable {
                     throw JobError.io(IOError(path: file.relativePath, reason: error.reason))
                 }
                 let digesting = DigestingSource(fileSource)
-                let source: any ByteSource = file.format.isGzip ? try GzipReader(source: digesting) : digesting
-                var reader = LineReader(source: source, maximumLineBytes: maximumLineBytes)
+                var source: any ByteSource = file.format.isGzip ? try GzipReader(source: digesting) : digesting
                 switch file.format.shape {
                 case .ndjson:
+                    var reader = LineReader(source: source, maximumLineBytes: maximumLineBytes)
                     while let batch = reader.nextBatch(maximumLines: batchSize) {
                         // Each batch gets its own copy of the path: every record's location retains it, and one
                         // string shared by all batches had both workers and the consumer bouncing its
@@ -158,35 +159,22 @@ public struct IngestPipeline: Sendable {
                                 [Self.damageRecord(damage, file: file, line: reader.lineNumber + 1, tail: reader.damagedTail)],
                                 firstIndex: 0))
                     }
-                case .document:
-                    let bytes: [UInt8]
-                    do {
-                        bytes = try reader.readRemaining()
-                    } catch let overlong as OverlongInput {
-                        try await submit(
-                            .records(
-                                [Self.overlongRecord(length: overlong.length, source: file.relativePath, line: 1, prefix: overlong.prefix)],
-                                firstIndex: 0))
-                        stats.append(InputStats(path: file.relativePath, bytes: digesting.byteCount, sha256: digesting.hexDigest()))
-                        continue
-                    } catch let damage as StreamDamage {
-                        try await submit(.records([Self.damageRecord(damage, file: file, line: 1, tail: [])], firstIndex: 0))
-                        stats.append(InputStats(path: file.relativePath, bytes: digesting.byteCount, sha256: digesting.hexDigest()))
-                        continue
-                    } catch let error as IOError {
+                    if let error = reader.damage as? IOError {
+                        writer?.abandon()
                         throw JobError.io(IOError(path: file.relativePath, reason: error.reason))
                     }
-                    let records = RecordClassifier.classifyDocument(bytes, source: file.relativePath)
-                    var start = 0
-                    while start < records.count {
-                        let end = min(start + batchSize, records.count)
-                        try await submit(.records(Array(records[start..<end]), firstIndex: start))
-                        start = end
+                case .document:
+                    var document = DocumentReader(
+                        source: file.relativePath, maximumRecordBytes: maximumLineBytes, batchSize: batchSize,
+                        read: { try source.read(into: $0) })
+                    try await document.run { records, firstIndex in
+                        try await submit(.records(records, firstIndex: firstIndex))
+                        progress?.setBytes(done: bytesBefore + digesting.byteCount, total: totalBytes)
                     }
-                }
-                if let error = reader.damage as? IOError {
-                    writer?.abandon()
-                    throw JobError.io(IOError(path: file.relativePath, reason: error.reason))
+                    if let error = document.readError as? IOError {
+                        writer?.abandon()
+                        throw JobError.io(IOError(path: file.relativePath, reason: error.reason))
+                    }
                 }
                 let done = InputStats(path: file.relativePath, bytes: digesting.byteCount, sha256: digesting.hexDigest())
                 stats.append(done)
@@ -268,18 +256,6 @@ public struct IngestPipeline: Sendable {
             text: RecordText(bytes: tail))
     }
 
-    /// A line or document over ``maximumLineBytes`` becomes one located rejection; its first bytes are its record.
-    static func overlongRecord(length: Int, source: String, line: Int, prefix: some Collection<UInt8>) -> RawRecord {
-        RawRecord(
-            location: RecordLocation(source: source, line: line, path: nil),
-            content: .failure(
-                RecordFailure(
-                    .malformedJSON,
-                    "record of \(length) bytes is over report.maxLineBytes; read and dropped, its first \(prefix.count) bytes kept as record"
-                )),
-            text: RecordText(bytes: Array(prefix)))
-    }
-
     /// Verifies a batch on a worker. In a sharded run, records of other shards are skipped and each
     /// outcome's index on its line is kept.
     static func work(_ batch: Batch, processor: RecordProcessor, shard: ShardSpec?) async -> Verified {
@@ -303,7 +279,11 @@ public struct IngestPipeline: Sendable {
                 for (number, range) in batch.lines {
                     records.removeAll(keepingCapacity: true)
                     if let length = batch.overlongLines[number] {
-                        await process(overlongRecord(length: length, source: source, line: number, prefix: batch.bytes[range]), index: 0)
+                        await process(
+                            RecordClassifier.overlongRecord(
+                                length: length, location: RecordLocation(source: source, line: number, path: nil),
+                                prefix: batch.bytes[range]),
+                            index: 0)
                         continue
                     }
                     RecordClassifier.classifyLine(batch.bytes, range: range, source: source, line: number, into: &records, prefix: &prefix)
