@@ -13,9 +13,11 @@ public enum StoreEntryDecoder {
         public var description: String
     }
 
-    /// Checks `bytes`: long enough, the right header and version, and the SHA-256 at its end matching the
-    /// rest. Throws ``Damage`` otherwise.
-    public static func check(_ bytes: UnsafeRawBufferPointer, keyed: Bool = false) throws(Damage) {
+    /// Checks `bytes`: long enough, the right header and version, the SHA-256 at its end matching the rest,
+    /// and the key it carries equal to `key` (``StoreEntryEncoder/key(path:size:sha256:verifierDigest:)``).
+    /// Throws ``Damage`` otherwise. Returns the length of the outcomes part (header included).
+    @discardableResult
+    public static func check(_ bytes: UnsafeRawBufferPointer, keyed: Bool = false, key: String) throws(Damage) -> Int {
         let header = StoreEntryEncoder.magic.count + 1
         guard bytes.count >= header + 1 + 32 else { throw Damage(description: "truncated (\(bytes.count) bytes)") }
         let magic = keyed ? StoreEntryEncoder.keyedMagic : StoreEntryEncoder.magic
@@ -29,7 +31,19 @@ public enum StoreEntryDecoder {
         guard SHA256.hash(data: content).elementsEqual(bytes.suffix(32)) else {
             throw Damage(description: "checksum mismatch (damaged or changed on disk)")
         }
-        guard content.last == 0 else { throw Damage(description: "no end tag") }
+        guard content.count >= header + 1 + 4 else { throw Damage(description: "no key") }
+        let lengthBytes = content.suffix(4).map { Int($0) }
+        let keyLength = lengthBytes[0] | lengthBytes[1] << 8 | lengthBytes[2] << 16 | lengthBytes[3] << 24
+        let keyEnd = content.count - 4
+        guard keyLength <= keyEnd - header - 1, content[keyEnd - keyLength - 1] == 0 else { throw Damage(description: "no end tag") }
+        let stored = String(decoding: content[(keyEnd - keyLength)..<keyEnd], as: UTF8.self)
+        guard stored == key else {
+            let first = stored.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            throw Damage(
+                description: "the entry holds the outcomes of another file or verifier (its key names '\(first)', "
+                    + "\(stored.split(separator: "\n").dropFirst().joined(separator: " ").prefix(60))…)")
+        }
+        return keyEnd - keyLength
     }
 
     /// Replays a checked entry of `source`: `each` sees every outcome in order. Values are interned through
@@ -64,13 +78,14 @@ public enum StoreEntryDecoder {
         private var reader: Reader
         private let source: String
 
-        /// Checks `bytes` (a keyed entry of `source`) and stands before its first outcome; throws ``Damage``.
-        public init(_ bytes: some Collection<UInt8>, source: String, compactor: PayloadCompactor) throws {
+        /// Checks `bytes` (a keyed entry of `source` whose key must be `key`) and stands before its first
+        /// outcome; throws ``Damage``.
+        public init(_ bytes: some Collection<UInt8>, source: String, key: String, compactor: PayloadCompactor) throws {
             let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 8)
             storage.copyBytes(from: bytes)
             let entry = UnsafeRawBufferPointer(rebasing: storage[..<bytes.count])
             do {
-                try StoreEntryDecoder.check(entry, keyed: true)
+                try StoreEntryDecoder.check(entry, keyed: true, key: key)
             } catch {
                 storage.deallocate()
                 throw error

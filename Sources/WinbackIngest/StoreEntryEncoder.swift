@@ -14,14 +14,17 @@ import WinbackCore
 ///     are an index into the entry's attributes table (a new index is followed by the attributes' fields)
 ///     and its identity is either "as the previous transaction's" (0) or given (1 + three strings);
 ///   - rejected: code (string), message (string), record (string), recordBase64 (optional string);
-/// - end: tag 0, then the SHA-256 of every byte before it (32 bytes), checked before anything is used.
+/// - end: tag 0, the entry's key (UTF-8: its input's config-relative path, size, SHA-256 and the verifier
+///   digest, one per line; ``key(path:size:sha256:verifierDigest:)``), the key's length (4 bytes), then the
+///   SHA-256 of every byte before it (32 bytes). The checksum and the key are checked before anything is
+///   used: an entry copied under another file's name, or written under another verifier digest, is refused.
 ///
 /// A **keyed** entry — a shard's (SPEC §16), holding only that shard's records of the file — starts with
 /// `WBVK` instead, and each outcome's tag is followed by the record's index on its line (a varint; with
 /// the location's line it is the ``RecordOrder`` the merge sorts the shards' outcomes by).
 public struct StoreEntryEncoder {
     /// The entry format's version; part of the store's verifier digest, so a new version never reads an old entry.
-    public static let formatVersion: UInt8 = 1
+    public static let formatVersion: UInt8 = 2
     /// The first bytes of every entry.
     public static let magic: [UInt8] = Array("WBVS".utf8)
     /// The first bytes of a keyed entry (a shard's).
@@ -78,9 +81,20 @@ public struct StoreEntryEncoder {
         return buffer
     }
 
-    /// The entry's last bytes: the end tag and the checksum of everything before it.
-    public mutating func finish() -> [UInt8] {
+    /// The key an entry of `path` (config-relative) with `size` bytes and SHA-256 `sha256`, verified under
+    /// `verifierDigest`, carries inside its checksummed content.
+    public static func key(path: String, size: Int, sha256: String, verifierDigest: String) -> String {
+        "\(path)\n\(size)\n\(sha256)\n\(verifierDigest)"
+    }
+
+    /// The entry's last bytes: the end tag, its `key` (``key(path:size:sha256:verifierDigest:)``) and the
+    /// checksum of everything before it.
+    public mutating func finish(key: String) -> [UInt8] {
         buffer.append(0)
+        let keyBytes = Array(key.utf8)
+        buffer += keyBytes
+        let length = UInt32(keyBytes.count)
+        buffer += [UInt8(length & 0xFF), UInt8((length >> 8) & 0xFF), UInt8((length >> 16) & 0xFF), UInt8(length >> 24)]
         var tail = takeBytes()
         tail += Array(digest.finalize())
         return tail

@@ -167,6 +167,43 @@ import WinbackTestSupport
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/dt=2026-11-19").path))
     }
 
+    /// Partials that lie about what they hold (issue 44): shard 0's partial relabelled as shard 1, or one
+    /// shard's entry copied over another shard's. Each entry's key names its shard and input, and no record
+    /// may come from two shards: 74 naming the entry, nothing published.
+    @Test(arguments: ["shard 0 relabelled as shard 1", "shard 0's entry over shard 1's"])
+    func aPartialHoldingAnotherShardsRecordsIsRefused(_ forgery: String) throws {
+        let directory = try CommandRunner.temporaryDirectory("shard-forged")
+        let forged = directory.appendingPathComponent("a1")
+        if forgery.hasSuffix("relabelled as shard 1") {
+            try FileManager.default.copyItem(at: Self.partials.appendingPathComponent("a0"), to: forged)
+            let manifest = forged.appendingPathComponent("partial.json")
+            let text = try String(contentsOf: manifest, encoding: .utf8)
+            try #require(text.contains(#""shard":0"#))
+            try text.replacingOccurrences(of: #""shard":0"#, with: #""shard":1"#).write(to: manifest, atomically: true, encoding: .utf8)
+        } else {
+            try FileManager.default.copyItem(at: Self.partials.appendingPathComponent("a1"), to: forged)
+            let names = try FileManager.default.contentsOfDirectory(atPath: forged.appendingPathComponent("entries").path)
+            let manifest = try String(contentsOf: Self.partials.appendingPathComponent("a0/partial.json"), encoding: .utf8)
+            // The entry of the same input in shard 0's partial (entries are named by input and digest, so by shard).
+            let zeroNames = try FileManager.default.contentsOfDirectory(atPath: Self.partials.appendingPathComponent("a0/entries").path)
+            let target = try #require(names.sorted().first)
+            let source = try #require(zeroNames.first { $0.prefix(16) == target.prefix(16) && manifest.contains($0) })
+            let entry = forged.appendingPathComponent("entries/" + target)
+            try FileManager.default.removeItem(at: entry)
+            try FileManager.default.copyItem(at: Self.partials.appendingPathComponent("a0/entries/" + source), to: entry)
+        }
+        let result = try CommandRunner.run(
+            [
+                "merge", "--config", RunGoldenTests.sampleConfig, "--as-of", RunGoldenTests.asOf, "--out",
+                directory.appendingPathComponent("out").path, "--quiet", "--partials", Self.partials.appendingPathComponent("a0").path,
+                forged.path,
+            ])
+        #expect(result.exitCode == 74, "\(forgery): \(result.stderr)")
+        #expect(
+            result.firstErrorLine.contains(forged.path) && result.firstErrorLine.contains("another file or verifier"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/dt=2026-11-19").path))
+    }
+
     @Test func theTwoGoodPartialsMergeThroughTheCommandLine() throws {
         let out = try CommandRunner.temporaryDirectory("shard-cli-out")
         let result = try CommandRunner.run(

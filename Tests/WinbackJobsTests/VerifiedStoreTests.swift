@@ -96,8 +96,8 @@ import WinbackTestSupport
         #expect(after.count < before.count && Set(after).isSubset(of: before))
     }
 
-    @Test(arguments: ["flip", "truncate"])
-    func aDamagedEntryIsNeverUsed(_ damage: String) async throws {
+    @Test(arguments: ["flip", "truncate", "another file's entry"])
+    func aDamagedOrMisplacedEntryIsNeverUsed(_ damage: String) async throws {
         let shared = try CommandRunner.temporaryDirectory("store-damage")
         _ = try await RunGoldenTests.run(into: shared.appendingPathComponent("cold"), ledger: shared.appendingPathComponent("a.sqlite"))
         let entries = try Self.entries(shared)
@@ -111,7 +111,14 @@ import WinbackTestSupport
             })
         let path = shared.appendingPathComponent("verified/" + largest)
         var bytes = try Data(contentsOf: path)
-        if damage == "flip" { bytes[bytes.count / 2] ^= 0x01 } else { bytes = bytes.prefix(bytes.count / 2) }
+        switch damage {
+        case "flip": bytes[bytes.count / 2] ^= 0x01
+        case "truncate": bytes = bytes.prefix(bytes.count / 2)
+        default:
+            // Another file's entry, intact, under this file's name: its key says whose it is.
+            let other = try #require(entries.first { $0 != largest })
+            bytes = try Data(contentsOf: shared.appendingPathComponent("verified/" + other))
+        }
         try bytes.write(to: path)
         let warm = try await RunGoldenTests.run(
             into: shared.appendingPathComponent("warm"), ledger: shared.appendingPathComponent("b.sqlite"))

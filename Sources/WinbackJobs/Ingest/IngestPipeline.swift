@@ -102,8 +102,10 @@ public struct IngestPipeline: Sendable {
                     for entry in entries { entry.writer.abandon() }
                     entries.removeAll()
                 }
-                while let first = entries.first, let last = first.lastBatch, let name = first.name, last < nextToEmit {
-                    first.writer.finish(name: name)
+                while let first = entries.first, let last = first.lastBatch, let name = first.name, let key = first.key,
+                    let path = first.path, last < nextToEmit
+                {
+                    if let warning = first.writer.finish(name: name, key: key, path: path) { warn(warning) }
                     entries.removeFirst()
                 }
             }
@@ -181,6 +183,8 @@ public struct IngestPipeline: Sendable {
                 if let store, writer != nil, let index = entries.indices.last {
                     entries[index].lastBatch = submitted - 1
                     entries[index].name = store.name(path: file.relativePath, size: done.bytes, sha256: done.sha256)
+                    entries[index].key = store.key(path: file.relativePath, size: done.bytes, sha256: done.sha256)
+                    entries[index].path = file.relativePath
                     finishEntries()
                 }
                 bytesBefore += digesting.byteCount
@@ -190,6 +194,7 @@ public struct IngestPipeline: Sendable {
             finishEntries()
             for entry in entries { entry.writer.abandon() }
         }
+        if let summary = store?.failureSummary() { warn(summary) }
         if let firstError { throw firstError }
         return (stats, filesFromStore)
     }
@@ -201,6 +206,9 @@ public struct IngestPipeline: Sendable {
         let firstBatch: Int
         var lastBatch: Int?
         var name: String?
+        var key: String?
+        /// The input's config-relative path.
+        var path: String?
 
         init(writer: VerifiedStoreWriter, firstBatch: Int) {
             self.writer = writer
@@ -229,7 +237,11 @@ public struct IngestPipeline: Sendable {
         } catch {
             return nil
         }
-        guard let entry = store.read(store.name(path: file.relativePath, size: size, sha256: sha256), warn: warn) else { return nil }
+        guard
+            let entry = store.read(
+                store.name(path: file.relativePath, size: size, sha256: sha256),
+                key: store.key(path: file.relativePath, size: size, sha256: sha256), warn: warn)
+        else { return nil }
         try await drain()
         try entry.withUnsafeBytes { bytes in
             var replayed = 0

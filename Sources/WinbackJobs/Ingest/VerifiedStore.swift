@@ -25,6 +25,8 @@ public final class VerifiedStore: Sendable {
     private let existing: Set<String>
     /// Entry names this run read or wrote (kept by ``prune()``).
     private let kept = Mutex<Set<String>>([])
+    /// Why entries of this run could not be written, by input path (SPEC §23: never silent).
+    private let failures = Mutex<[String: String]>([:])
 
     /// Opens (creating it) the store at `directory` for a run whose verifier digest is `verifierDigest`.
     public init(directory: String, verifierDigest: String, isKeyed: Bool = false) throws(JobError) {
@@ -70,6 +72,37 @@ public final class VerifiedStore: Sendable {
         "\(Self.pathHash(path))-\(size)-\(sha256)-\(verifierDigest.prefix(16)).wbs"
     }
 
+    /// The key entry `name` carries inside its checksummed content (``StoreEntryEncoder/key(path:size:sha256:verifierDigest:)``).
+    public func key(path: String, size: Int, sha256: String) -> String {
+        StoreEntryEncoder.key(path: path, size: size, sha256: sha256, verifierDigest: verifierDigest)
+    }
+
+    /// Why the entry of input `path` could not be written in this run, if it could not.
+    public func writeFailure(path: String) -> String? {
+        failures.withLock { $0[path] }
+    }
+
+    /// Records that the entry of `path` was not written, and returns the warning to give: the first failure
+    /// of each reason names the file; later ones with the same reason are only counted (see ``failureSummary()``).
+    func recordFailure(path: String, reason: String) -> String? {
+        failures.withLock { failures in
+            let isNew = !failures.values.contains(reason)
+            failures[path] = reason
+            return isNew
+                ? "verified store \(directory): the entry of \(path) was not written (\(reason)); the file will be verified "
+                    + "again next time" : nil
+        }
+    }
+
+    /// A warning counting the entries whose failure was not named one by one, or `nil`.
+    public func failureSummary() -> String? {
+        failures.withLock { failures in
+            let reasons = Set(failures.values)
+            let unnamed = failures.count - reasons.count
+            return unnamed > 0 ? "verified store \(directory): \(unnamed) more entr\(unnamed == 1 ? "y" : "ies") not written" : nil
+        }
+    }
+
     /// Whether some entry could belong to `path` with `size` bytes (its SHA-256 is then worth computing).
     func mayHold(path: String, size: Int) -> Bool {
         let prefix = "\(Self.pathHash(path))-\(size)-"
@@ -79,12 +112,12 @@ public final class VerifiedStore: Sendable {
 
     /// The checked bytes of entry `name`, or `nil` when there is none; a damaged entry is `warn`ed about and
     /// deleted (the file is then verified again).
-    func read(_ name: String, warn: (String) -> Void) -> Data? {
+    func read(_ name: String, key: String, warn: (String) -> Void) -> Data? {
         guard existing.contains(name) else { return nil }
         let path = directory + "/" + name
         do {
             let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-            try data.withUnsafeBytes { try StoreEntryDecoder.check($0, keyed: isKeyed) }
+            _ = try data.withUnsafeBytes { try StoreEntryDecoder.check($0, keyed: isKeyed, key: key) }
             remember(name)
             return data
         } catch {
@@ -94,13 +127,17 @@ public final class VerifiedStore: Sendable {
         }
     }
 
-    /// A writer for a new entry, in a temporary file of the store.
-    func writer() -> VerifiedStoreWriter? {
+    /// A writer for a new entry, in a temporary file of the store (one that fails at once when the file
+    /// cannot be created: its ``VerifiedStoreWriter/finish(name:key:)`` says why).
+    func writer() -> VerifiedStoreWriter {
         let temporary = directory + "/.incoming-\(UUID().uuidString)"
-        guard FileManager.default.createFile(atPath: temporary, contents: nil), let handle = FileHandle(forWritingAtPath: temporary) else {
-            return nil
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            let reason = "cannot create a file in it: \(String(cString: strerror(errno)))"
+            return VerifiedStoreWriter(store: self, temporary: temporary, handle: nil, isKeyed: isKeyed, failure: reason)
         }
-        return VerifiedStoreWriter(store: self, temporary: temporary, handle: handle, isKeyed: isKeyed)
+        return VerifiedStoreWriter(
+            store: self, temporary: temporary, handle: FileHandle(fileDescriptor: descriptor, closeOnDealloc: true), isKeyed: isKeyed)
     }
 
     func remember(_ name: String) {
@@ -119,24 +156,27 @@ public final class VerifiedStore: Sendable {
 }
 
 /// One entry being written: outcomes appended as the input file's batches are consumed, renamed into
-/// place by ``finish(name:)`` once the file is done. Any write failure abandons the entry (the run goes on).
+/// place by ``finish(name:key:)`` once the file is done. A write failure abandons the entry (the run goes
+/// on) and ``finish(name:key:)`` says why.
 final class VerifiedStoreWriter {
     private let store: VerifiedStore
     private let temporary: String
-    private let handle: FileHandle
+    private let handle: FileHandle?
     private var encoder: StoreEntryEncoder
-    private var failed = false
+    /// Why the entry cannot be written, once something failed.
+    private var failure: String?
 
-    init(store: VerifiedStore, temporary: String, handle: FileHandle, isKeyed: Bool) {
+    init(store: VerifiedStore, temporary: String, handle: FileHandle?, isKeyed: Bool, failure: String? = nil) {
         self.store = store
         self.temporary = temporary
         self.handle = handle
+        self.failure = failure
         encoder = StoreEntryEncoder(keyed: isKeyed)
     }
 
     /// Appends `outcomes` (of this entry's file, in order), with their records' indexes on their lines in a keyed entry.
     func append(_ outcomes: [RecordOutcome], orderIndexes: [Int]?) {
-        guard !failed else { return }
+        guard failure == nil else { return }
         if let orderIndexes {
             for (outcome, index) in zip(outcomes, orderIndexes) { encoder.append(outcome, orderIndex: index) }
         } else {
@@ -146,29 +186,50 @@ final class VerifiedStoreWriter {
     }
 
     private func write(_ bytes: [UInt8]) {
-        guard !failed, !bytes.isEmpty else { return }
+        guard failure == nil, !bytes.isEmpty, let handle else { return }
         do {
             try handle.write(contentsOf: bytes)
         } catch {
-            failed = true
+            failure = "writing it: \(Self.describe(error))"
         }
     }
 
-    /// Completes the entry and renames it to `name`; abandons it after a failed write.
-    func finish(name: String) {
-        write(encoder.finish())
-        if !failed, (try? handle.synchronize()) == nil { failed = true }
-        try? handle.close()
-        guard !failed, rename(temporary, store.directory + "/" + name) == 0 else {
-            try? FileManager.default.removeItem(atPath: temporary)
-            return
+    /// Completes the entry of input `path` as `name`, carrying `key`; returns the warning to give when it
+    /// could not be written (the store remembers why: ``VerifiedStore/writeFailure(path:)``), else `nil`.
+    func finish(name: String, key: String, path: String) -> String? {
+        write(encoder.finish(key: key))
+        if failure == nil, let handle {
+            do {
+                try handle.synchronize()
+            } catch {
+                failure = "syncing it: \(Self.describe(error))"
+            }
         }
-        store.remember(name)
+        try? handle?.close()
+        if failure == nil, rename(temporary, store.directory + "/" + name) != 0 {
+            failure = "renaming it into place: \(String(cString: strerror(errno)))"
+        }
+        guard let failure else {
+            store.remember(name)
+            return nil
+        }
+        try? FileManager.default.removeItem(atPath: temporary)
+        return store.recordFailure(path: path, reason: failure)
     }
 
     /// Drops the entry (the file could not be read to its end).
     func abandon() {
-        try? handle.close()
+        try? handle?.close()
         try? FileManager.default.removeItem(atPath: temporary)
+    }
+
+    /// An I/O error as the system says it (`No space left on device`), without Foundation's wrapping.
+    private static func describe(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
+        return nsError.localizedDescription
     }
 }

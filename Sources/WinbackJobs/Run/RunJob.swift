@@ -62,7 +62,7 @@ public enum RunJob {
         }
         let result =
             if let partials {
-                try PartialReplay.run(partials, isQuiet: isQuiet, onReject: onReject)
+                try PartialReplay.run(partials, loaded: context.loaded, isQuiet: isQuiet, onReject: onReject)
             } else {
                 try await IngestStage.run(
                     context.loaded, isQuiet: isQuiet, store: context.store, warn: { RunJob.warn("warning: \($0)", isQuiet: isQuiet) },

@@ -45,7 +45,11 @@ public enum ShardJob {
             let name = store.name(path: stats.path, size: stats.bytes, sha256: stats.sha256)
             let source = store.directory + "/" + name
             guard FileManager.default.fileExists(atPath: source) else {
-                throw JobError.io(IOError(path: source, reason: "the shard's entry for \(stats.path) was not written (disk full?)"))
+                throw JobError.io(
+                    IOError(
+                        path: store.directory,
+                        reason: "the shard's entry for \(stats.path) was not written: \(store.writeFailure(path: stats.path) ?? "no entry")"
+                    ))
             }
             if store.directory != entries { try link(source, into: entries + "/" + name) }
             inputs.append(PartialManifest.Input(stats: stats, entry: name))
