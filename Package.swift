@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "WinbackIOTests", dependencies: ["WinbackIO", "WinbackTestSupport"]),
         .testTarget(
             name: "WinbackJobsTests",
-            dependencies: ["WinbackJobs", "WinbackTestSupport", "winback", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["WinbackJobs", "WinbackIO", "WinbackTestSupport", "winback", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]
 )

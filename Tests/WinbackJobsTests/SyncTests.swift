@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import WinbackCore
 import WinbackCrypto
+import WinbackIO
 import WinbackJobs
 import WinbackTestSupport
 
@@ -51,14 +52,15 @@ import WinbackTestSupport
             pageSize: pageSize)
     }
 
-    /// Sync options for tests: the fixed clock, waits recorded instead of slept, jitter 0.5, 1-second timeouts.
+    /// Sync options for tests: the fixed clock, waits recorded instead of slept, jitter 0.5, 2.5-second timeouts
+    /// (for a whole response: a loaded test machine must not time out a normal one).
     static func options(_ config: URL, from: String?, to: String?, sleeps: SleepLog? = nil) -> SyncOptions {
         var options = SyncOptions(
             configPath: config.path, from: from, to: to, now: { now },
             sleep: { seconds in sleeps?.seconds.withLock { $0.append(seconds) } },
             jitter: { 0.5 }, environment: [:])
         options.retryPolicy = RetryPolicy(maxAttempts: 6, baseDelay: 0.01, maxDelay: 1, maxRetryAfter: 300)
-        options.requestTimeout = 1
+        options.requestTimeout = 2.5
         options.isQuiet = true
         return options
     }
@@ -154,7 +156,7 @@ import WinbackTestSupport
         let server = try Self.server()
         defer { server.stop() }
         server.inject([
-            .status(429, retryAfter: "7"), .status(500), .slow(3), .truncatedBody,
+            .status(429, retryAfter: "7"), .status(500), .slow(4), .truncatedBody,
             .status(503, retryAfter: "Wed, 21 Oct 2015 07:28:00 GMT"),
         ])
         let config = try Self.config("sync-faults", server: server)
@@ -194,6 +196,41 @@ import WinbackTestSupport
         let error = await Self.failure(Self.options(config, from: "2026-11-09", to: "2026-11-09"))
         #expect(error?.exitCode == 76)
         #expect(error?.description.contains(words) == true, "\(String(describing: error))")
+        let directory = config.deletingLastPathComponent().appendingPathComponent("sync/notifications")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [".lock"])
+    }
+
+    /// A hostile or broken server (issue 44): a redirect to another origin is 76 and the token never
+    /// reaches that origin; a pagination token given twice, a body over the limit (plain or inflated from a
+    /// small gzip) are 76; a body that trickles ends at the timeout (75 after the attempts); the server's
+    /// text is quoted with its control characters escaped.
+    @Test(arguments: [
+        ("redirect", "not followed"), ("pagination loop", "repeated a paginationToken"), ("huge body", "over 67108864 bytes"),
+        ("gzip bomb", "over 67108864 bytes"), ("escape sequences", "\\u{1b}[31m"), ("trickle", "timed out"),
+    ])
+    func aHostileServerCannotSteerTheSync(_ behaviour: String, _ words: String) async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let elsewhere = try Self.server()
+        defer { elsewhere.stop() }
+        let loop = #"{"notificationHistory":[],"hasMore":true,"paginationToken":"same"}"#
+        switch behaviour {
+        case "redirect": server.inject([.redirect(307, location: elsewhere.baseURL + "/inApps/v1/notifications/history")])
+        case "pagination loop": server.inject([.body(loop), .body(loop)])
+        case "huge body": server.inject([.huge(bytes: (64 << 20) + 1)])
+        case "gzip bomb":
+            server.inject([.compressed(try GzipWriter.compress([UInt8](repeating: UInt8(ascii: " "), count: 80 << 20), level: 9))])
+        case "escape sequences": server.inject(Array(repeating: .body("\u{1b}[31mred\u{1b}[0m\nnext line"), count: 6))
+        default: server.inject(Array(repeating: .trickle(interval: 0.2, bytes: 1000), count: 2))
+        }
+        let config = try Self.config("sync-hostile", server: server)
+        var options = Self.options(config, from: "2026-11-09", to: "2026-11-09")
+        if behaviour == "trickle" { options.retryPolicy = RetryPolicy(maxAttempts: 2, baseDelay: 0.01, maxDelay: 1, maxRetryAfter: 300) }
+        let error = await Self.failure(options)
+        #expect(error?.exitCode == (behaviour == "trickle" ? 75 : 76), "\(String(describing: error))")
+        #expect(error?.description.contains(words) == true, "\(String(describing: error))")
+        #expect(elsewhere.requests.isEmpty, "a request reached the other origin")
+        if behaviour == "escape sequences" { #expect(error?.description.contains("\u{1b}") == false) }
         let directory = config.deletingLastPathComponent().appendingPathComponent("sync/notifications")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [".lock"])
     }

@@ -25,6 +25,15 @@ public final class MockAppStoreServer: Sendable {
         case truncatedBody
         /// Answer 200 with this body.
         case body(String)
+        /// Answer with this 3xx status and a `Location` header.
+        case redirect(Int, location: String)
+        /// Send the headers (a `Content-Length` of `bytes`), then one byte every `interval` seconds until the
+        /// client goes away or `bytes` are sent.
+        case trickle(interval: Double, bytes: Int)
+        /// Answer 200 with `bytes` bytes of spaces (a body over the client's limit).
+        case huge(bytes: Int)
+        /// Answer 200 with `Content-Encoding: gzip` and these compressed bytes, whatever was asked for.
+        case compressed([UInt8])
     }
 
     /// A request the server received.
@@ -164,6 +173,29 @@ public final class MockAppStoreServer: Sendable {
         case .body(let text)?:
             respond(connection, status: 200, headers: [], body: text)
             return
+        case .redirect(let status, let location)?:
+            respond(connection, status: status, headers: [("Location", location)], body: "")
+            return
+        case .trickle(let interval, let bytes)?:
+            send(connection, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(bytes)\r\nConnection: close\r\n\r\n")
+            for _ in 0..<bytes {
+                Thread.sleep(forTimeInterval: interval)
+                guard sendBytes(connection, [UInt8(ascii: " ")]) else { return }
+            }
+            return
+        case .huge(let bytes)?:
+            send(connection, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(bytes)\r\nConnection: close\r\n\r\n")
+            let chunk = [UInt8](repeating: UInt8(ascii: " "), count: 1 << 20)
+            var sent = 0
+            while sent < bytes, sendBytes(connection, Array(chunk.prefix(bytes - sent))) { sent += min(chunk.count, bytes - sent) }
+            return
+        case .compressed(let body)?:
+            send(
+                connection,
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: \(body.count)\r\n"
+                    + "Connection: close\r\n\r\n")
+            _ = sendBytes(connection, body)
+            return
         case .none?, nil: break
         }
         let (status, text) = answer(target: target, authorization: authorization, body: body)
@@ -264,12 +296,17 @@ public final class MockAppStoreServer: Sendable {
     }
 
     private func send(_ connection: Int32, _ text: String) {
-        let bytes = Array(text.utf8)
+        _ = sendBytes(connection, Array(text.utf8))
+    }
+
+    /// Sends `bytes`; `false` when the client went away.
+    private func sendBytes(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { return }
+            guard count > 0 else { return false }
             sent += count
         }
+        return true
     }
 }

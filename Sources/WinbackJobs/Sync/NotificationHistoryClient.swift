@@ -13,6 +13,9 @@ struct NotificationHistoryClient {
     /// The path of Get Notification History.
     static let path = "/inApps/v1/notifications/history"
 
+    /// The most pages one day may take (Apple pages 20 notifications: 2 million notifications a day).
+    static let maximumPagesPerDay = 100_000
+
     /// What fetching a day took.
     struct DayHistory: Sendable {
         /// The day's `signedPayload`s in the order Apple sent them, each once.
@@ -62,6 +65,7 @@ struct NotificationHistoryClient {
         var history = DayHistory()
         var seen = Set<String>()
         var paginationToken: String? = nil
+        var tokensSeen = Set<String>()
         let body = Array(
             JSONText.render(JSONText.object(["startDate": .integer(day.startMilliseconds), "endDate": .integer(day.endMilliseconds)])).utf8)
         repeat {
@@ -70,6 +74,19 @@ struct NotificationHistoryClient {
             for payload in page.signedPayloads where seen.insert(payload).inserted { history.signedPayloads.append(payload) }
             onPage(history.pages, history.signedPayloads.count)
             paginationToken = page.hasMore ? page.paginationToken : nil
+            if let token = paginationToken {
+                // A server that hands back a token it gave before would be asked for ever.
+                guard tokensSeen.insert(token).inserted else {
+                    throw .unexpectedResponse(
+                        "the App Store Server API repeated a paginationToken for \(day) after \(history.pages) pages "
+                            + "(hasMore stays true): stopping instead of asking for ever")
+                }
+                guard history.pages < Self.maximumPagesPerDay else {
+                    throw .unexpectedResponse(
+                        "the App Store Server API still had more pages for \(day) after \(history.pages): stopping "
+                            + "(at most \(Self.maximumPagesPerDay) pages a day)")
+                }
+            }
         } while paginationToken != nil
         return history
     }
@@ -99,11 +116,17 @@ struct NotificationHistoryClient {
                         return try NotificationHistoryPage.parse(response.body)
                     } catch {
                         // A 200 cut short by a proxy reads as malformed JSON: worth another try, then 76.
-                        problem = "HTTP 200 with a body that is not a notification history page (\(error))"
+                        problem =
+                            "HTTP 200 with a body that is not a notification history page (\(HTTPResponse.escaped("\(error)", limit: 200)))"
                         finalError = .unexpectedResponse(
                             "the App Store Server API answered HTTP 200 with a body that is not a notification history page "
-                                + "(\(error)): \(response.bodyExcerpt())")
+                                + "(\(HTTPResponse.escaped("\(error)", limit: 200))): \(response.bodyExcerpt())")
                     }
+                case 300...399:
+                    throw JobError.unexpectedResponse(
+                        "the App Store Server API answered HTTP \(response.status) (a redirect"
+                            + (response.headers["location"].map { " to \(HTTPResponse.escaped($0, limit: 200))" } ?? "")
+                            + ") for \(day): not followed, the token is sent to api.baseURL only")
                 case 401, 403:
                     throw JobError.authentication(
                         "the App Store Server API refused key id \(key.keyId) (HTTP \(response.status)): check api.keyId, api.issuerId, "
@@ -119,6 +142,9 @@ struct NotificationHistoryClient {
                         "the App Store Server API answered HTTP \(response.status) for \(day): \(response.bodyExcerpt())")
                 }
             } catch let failure as HTTPTransport.Failure {
+                if failure.isTooLarge {
+                    throw JobError.unexpectedResponse("the App Store Server API's answer for \(day) was refused: \(failure.description)")
+                }
                 problem = failure.description
                 finalError = .temporary("no answer from \(baseURL) for \(day) after \(attempt) attempts: \(failure.description)")
             } catch let error as JobError {
