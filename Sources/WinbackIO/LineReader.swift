@@ -59,8 +59,11 @@ public struct LineReader {
             var overlong: [Int: Int] = [:]
             let maximumLineBytes = self.maximumLineBytes
             /// Adds line `number` at `range`, or its first bytes and its length when it is over the limit.
-            func append(_ number: Int, _ range: Range<Int>) {
-                if range.count > maximumLineBytes {
+            func append(_ number: Int, _ range: Range<Int>, isBlank: (Range<Int>) -> Bool) {
+                if range.count > maximumLineBytes, isBlank(range) {
+                    // A blank line is not a record, whatever its length: delivered empty.
+                    lines.append((number, range.lowerBound..<range.lowerBound))
+                } else if range.count > maximumLineBytes {
                     overlong[number] = range.count
                     lines.append((number, range.lowerBound..<(range.lowerBound + min(Self.overlongPrefixBytes, range.count))))
                 } else {
@@ -87,7 +90,9 @@ public struct LineReader {
                             let newline = base.distance(to: found)
                             let end = newline > rest && base[newline - 1] == UInt8(ascii: "\r") ? newline - 1 : newline
                             linesFound += 1
-                            append(linesFound, rest..<end)
+                            append(linesFound, rest..<end) {
+                                Self.isBlank(UnsafeBufferPointer(start: base + $0.lowerBound, count: $0.count))
+                            }
                             rest = newline + 1
                             searched = rest
                         }
@@ -128,7 +133,9 @@ public struct LineReader {
                     // The last line has no line end.
                     let end = bytes.last == UInt8(ascii: "\r") ? bytes.count - 1 : bytes.count
                     linesFound += 1
-                    append(linesFound, rest..<end)
+                    append(linesFound, rest..<end) { range in
+                        bytes.withUnsafeBufferPointer { Self.isBlank(UnsafeBufferPointer(rebasing: $0[range])) }
+                    }
                 }
                 carried = []
             }
@@ -145,6 +152,7 @@ public struct LineReader {
     private mutating func skipOverlongLine() -> LineBatch {
         var length = carried.count
         let prefix = Array(carried.prefix(Self.overlongPrefixBytes))
+        var isBlank = carried.withUnsafeBufferPointer { Self.isBlank($0) }
         carried = []
         var scratch = [UInt8](repeating: 0, count: Self.chunkSize)
         while !isEnd {
@@ -160,17 +168,28 @@ public struct LineReader {
                 isEnd = true
             } else if let newline = scratch[..<count].firstIndex(of: 0x0A) {
                 length += newline > 0 && scratch[newline - 1] == UInt8(ascii: "\r") ? newline - 1 : newline
+                isBlank = isBlank && scratch.withUnsafeBufferPointer { Self.isBlank(UnsafeBufferPointer(rebasing: $0[..<newline])) }
                 carried = Array(scratch[(newline + 1)..<count])
                 break
             } else {
                 length += count
+                isBlank = isBlank && scratch.withUnsafeBufferPointer { Self.isBlank(UnsafeBufferPointer(rebasing: $0[..<count])) }
             }
         }
         linesFound += 1
         lineNumber = linesFound
+        if isBlank {
+            // A blank line is not a record, whatever its length: delivered empty.
+            return LineBatch(bytes: [], lines: [(linesFound, 0..<0)])
+        }
         var batch = LineBatch(bytes: prefix, lines: [(linesFound, 0..<prefix.count)])
         batch.overlongLines = [linesFound: length]
         return batch
+    }
+
+    /// Whether `bytes` hold only spaces, tabs and carriage returns (a blank line).
+    static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
     }
 
     /// The next line (without `\n` / `\r\n`), or `nil` at the end or at damage (see ``damage``).

@@ -121,7 +121,7 @@ import WinbackTestSupport
     /// missing file.
     @Test(arguments: [
         (["run", "--config", "/nonexistent/winback.json"], "run", Int32(74), "I/O error: /nonexistent/winback.json: no such file"),
-        (["verify", "--config", "/dev/null"], "verify", 64, "invalid config /dev/null: (file): the file is empty; expected a JSON object"),
+        (["verify", "--config", "/dev/null"], "verify", 74, "I/O error: /dev/null: not a regular file (a character device)"),
         (["run", "--config", "x.json", "--frobnicate"], "run", 64, "Unknown option '--frobnicate'"),
     ])
     func everyFailingExitEndsStdoutWithASummary(arguments: [String], command: String, code: Int32, error: String) throws {

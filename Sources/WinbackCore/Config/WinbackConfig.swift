@@ -44,6 +44,9 @@ public struct WinbackConfig: Sendable, Equatable {
             throw ConfigError(key: "app.environment", message: "expected 'Production' or 'Sandbox', found '\(environment)'")
         }
         let appAppleId = try app.optionalInteger("appAppleId")
+        if let appAppleId, appAppleId <= 0 {
+            throw ConfigError(key: "app.appAppleId", message: "expected the app's positive Apple ID, found \(appAppleId)")
+        }
         if environment == "Production", appAppleId == nil {
             throw ConfigError(key: "app.appAppleId", message: "expected an integer (required for Production), found none")
         }

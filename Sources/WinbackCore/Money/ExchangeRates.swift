@@ -9,6 +9,9 @@ public struct ExchangeRates: Sendable {
     /// Per currency, (instant the row's day starts, rate), ordered by instant.
     private let table: [String: [(from: Int64, rate: ExactDecimal)]]
 
+    /// Rates must be below this: one unit of a currency buys fewer than ten million reporting units.
+    public static let maximumRate: Int64 = 10_000_000
+
     /// The expected header line.
     public static let header = "date,currency,rate"
 
@@ -49,6 +52,11 @@ public struct ExchangeRates: Sendable {
             }
             guard !fields[2].contains(where: { $0 == "e" || $0 == "E" }), let rate = ExactDecimal(fields[2]), !rate.isZero else {
                 throw failure(number, "expected a positive decimal rate (at most 12 decimals), found '\(fields[2])'")
+            }
+            // Bounded so that no sum of converted money can overflow Int64 milliunits (issue 44: a rate of
+            // 10^11 passed and crashed the report page); real rates are far below (1 USD ≈ 90 000 LBP).
+            guard rate.units / rate.denominator < maximumRate else {
+                throw failure(number, "expected a rate below \(maximumRate), found '\(fields[2])'")
             }
             guard seen.insert("\(fields[0]),\(currency)").inserted else {
                 throw failure(number, "a second rate for \(currency) on \(fields[0])")

@@ -4,7 +4,7 @@ import Foundation
     import Glibc
 #endif
 
-/// The exclusive run lock `<output>/.lock` (SPEC §9): an OS lock (`flock`) that dies with the process, so
+/// The exclusive run lock `<output>/.lock` (SPEC §9), and the ledger's `<ledger>.lock`: an OS lock (`flock`) that dies with the process, so
 /// a killed run never blocks the next night. The holder writes its pid and start time into the file.
 public final class RunLock {
     private let descriptor: Int32
@@ -17,18 +17,25 @@ public final class RunLock {
         case held(String)
     }
 
-    /// The lock file, `<output>/.lock`.
+    /// The lock file, `<output>/.lock` or `<ledger>.lock`.
     public let path: String
 
     /// Takes the lock or throws ``Failure/held`` naming the holder.
-    public init(outputDirectory: String, startedAt: String) throws(Failure) {
-        path = outputDirectory + "/.lock"
+    public convenience init(outputDirectory: String, startedAt: String) throws(Failure) {
+        try self.init(path: outputDirectory + "/.lock", guarding: "the lock", startedAt: startedAt)
+    }
+
+    /// Takes the lock file `path`, which guards `what` (named in the message when another run holds it:
+    /// "the ledger /state/ledger.sqlite").
+    public init(path: String, guarding what: String, startedAt: String) throws(Failure) {
+        self.path = path
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .io(IOError(path: path, reason: String(cString: strerror(errno)))) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             close(descriptor)
-            throw .held("another run holds the lock \(path) (\(holder.isEmpty ? "holder unknown" : holder)); exiting")
+            let name = what == "the lock" ? "the lock \(path)" : "\(what) (lock \(path))"
+            throw .held("another run holds \(name) (\(holder.isEmpty ? "holder unknown" : holder)); exiting")
         }
         self.descriptor = descriptor
         let text = "pid \(getpid()) started \(startedAt)\n"

@@ -45,6 +45,16 @@ public struct LoadedConfig: Sendable {
         return LoadedConfig(config: config, path: path, directory: directory, bytes: bytes, roots: roots)
     }
 
+    /// The config's campaigns, checked as `winback run` checks them (64 naming the key); `warnings` gets
+    /// what is allowed but suspicious. `winback verify` checks them too, so both commands accept the same configs.
+    public func campaigns(warnings: inout [String]) throws(JobError) -> [Campaign] {
+        do {
+            return try CampaignParser.parse(config.campaigns, warnings: &warnings)
+        } catch {
+            throw JobError.config(file: path, error)
+        }
+    }
+
     /// How the run's money is reported: with `report.currency`, its rates file read and parsed (days in
     /// `calendar`'s time zone): exit 74 if unreadable, 64 naming `file:line` of a malformed row.
     public func moneyContext(calendar: ReportCalendar) throws(JobError) -> MoneyContext {

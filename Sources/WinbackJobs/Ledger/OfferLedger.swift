@@ -7,16 +7,36 @@ import WinbackIO
 /// migrated by schema version. Unique per (campaign, account key, as-of). A day's selections are written in
 /// one transaction, so a crash never leaves half a day; a re-run of the day reads them back instead of
 /// selecting and signing again.
+///
+/// One run at a time uses a ledger: it holds `<ledger>.lock` (an OS lock that dies with the process) while
+/// the ledger is open, so two runs of one day with different `--out` sharing a ledger cannot interleave
+/// (the second exits 75 naming the ledger). An empty ledger file is refused (74): a ledger is created by
+/// Winback, never found empty.
 public final class OfferLedger {
     private let queue: DatabaseQueue
+    private let lock: RunLock
     /// The SQLite file.
     public let path: String
 
-    /// Opens (and creates or migrates) the ledger at `path`.
-    public init(path: String) throws(JobError) {
+    /// Opens (and creates or migrates) the ledger at `path`, holding its lock (``JobError/locked`` when another run has it).
+    public init(path: String, startedAt: String = "") throws(JobError) {
         self.path = path
         do {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        } catch {
+            throw .io(IOError(path: path, reason: "cannot create the ledger's directory (\(error.localizedDescription))"))
+        }
+        do {
+            lock = try RunLock(path: path + ".lock", guarding: "the ledger \(path)", startedAt: startedAt)
+        } catch {
+            throw JobError(error)
+        }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size == 0 {
+            throw .io(
+                IOError(
+                    path: path, reason: "the offer ledger is an empty file (damaged or truncated): restore it from a backup or remove it"))
+        }
+        do {
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
             // 16 KiB pages for a new ledger (no effect on an existing one): a selection is ~1.3 KB, so 4 KiB
@@ -88,6 +108,8 @@ public final class OfferLedger {
     private func wrap<T>(_ body: () throws -> T) throws(JobError) -> T {
         do {
             return try body()
+        } catch let damage as LedgerRow.Damage {
+            throw .io(IOError(path: path, reason: "the offer ledger is damaged: \(damage); restore it from a backup"))
         } catch {
             throw .io(IOError(path: path, reason: "offer ledger: \(error)"))
         }
@@ -121,13 +143,7 @@ public final class OfferLedger {
                 try Row.fetchAll(
                     db, sql: "SELECT * FROM selections WHERE campaign_id = ? AND as_of = ? ORDER BY account_key",
                     arguments: [campaign, asOf]
-                ).map { row in
-                    StoredSelection(
-                        campaignId: row["campaign_id"], accountKey: row["account_key"], asOf: row["as_of"],
-                        originalTransactionId: row["original_transaction_id"], variant: row["variant"], nonce: row["nonce"],
-                        timestampMilliseconds: row["timestamp_ms"], row: row["row"], payload: row["payload"], audience: row["audience"],
-                        offerIdentifier: row["offer_identifier"])
-                }
+                ).map { row in try LedgerRow(row: row, table: "selections").selection() }
             }
         }
     }
@@ -156,20 +172,22 @@ public final class OfferLedger {
                         WHERE as_of >= ? AND as_of < ? ORDER BY campaign_id, as_of, account_key
                         """, arguments: [from, until])
                 var cohorts: [CampaignCohort] = []
-                while let row = try rows.next() {
-                    let campaign: String = row["campaign_id"]
-                    let day: String = row["as_of"]
+                while let stored = try rows.next() {
+                    let row = LedgerRow(row: stored, table: "selections")
+                    let campaign = try row.text("campaign_id")
+                    let day = try row.text("as_of")
                     if cohorts.last?.campaignId != campaign || cohorts.last?.selectedOn != day {
                         cohorts.append(
                             CampaignCohort(
-                                campaignId: campaign, selectedOn: day, windowStart: windowStart(day), audience: row["audience"] ?? "",
+                                campaignId: campaign, selectedOn: day, windowStart: windowStart(day),
+                                audience: try row.optionalText("audience") ?? "",
                                 members: []))
                     }
-                    let variant = EligibleAccount.Variant(rawValue: row["variant"]) ?? .treatment
+                    let variant = EligibleAccount.Variant(rawValue: try row.text("variant")) ?? .treatment
                     cohorts[cohorts.count - 1].members.append(
                         CampaignCohort.Member(
-                            originalTransactionId: row["original_transaction_id"], variant: variant,
-                            offerIdentifier: row["offer_identifier"]))
+                            originalTransactionId: try row.text("original_transaction_id"), variant: variant,
+                            offerIdentifier: try row.optionalText("offer_identifier")))
                 }
                 return cohorts
             }

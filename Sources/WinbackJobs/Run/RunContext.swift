@@ -34,13 +34,8 @@ struct RunContext {
         let output = options.outputOverride.map { FileSystem.resolve($0, against: cwd) } ?? loaded.resolve(config.output)
         let calendar = try RunJob.calendar(config: config, asOf: options.asOf, now: options.now())
         let money = try loaded.moneyContext(calendar: calendar)
-        let campaigns: [Campaign]
         var warnings: [String] = []
-        do {
-            campaigns = try CampaignParser.parse(config.campaigns, warnings: &warnings)
-        } catch {
-            throw JobError.config(file: loaded.path, error)
-        }
+        let campaigns = try loaded.campaigns(warnings: &warnings)
         for warning in warnings { RunJob.warn(warning, isQuiet: options.isQuiet) }
         let signer =
             try campaigns.contains(where: \.isSigned)
@@ -49,7 +44,7 @@ struct RunContext {
                 bundleId: config.app.bundleId)
             : nil
         let ledgerPath = loaded.ledgerPath(override: options.ledgerOverride)
-        let ledger = campaigns.isEmpty ? nil : try OfferLedger(path: ledgerPath)
+        let ledger = campaigns.isEmpty ? nil : try OfferLedger(path: ledgerPath, startedAt: RunJob.timestamp(options.now()))
         let storePath = loaded.storeDirectory(ledgerPath: ledgerPath)
         let store = options.usesStore ? try VerifiedStore(directory: storePath, verifierDigest: VerifiedStore.verifierDigest(loaded)) : nil
 

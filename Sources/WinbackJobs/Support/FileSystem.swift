@@ -3,9 +3,17 @@ import WinbackIO
 
 /// Small file helpers at the effect edge; every failure is an ``IOError`` naming the path.
 enum FileSystem {
-    /// The whole content of `path` (a regular file, or one that reads like it: `/dev/null` is empty).
+    /// The whole content of the regular file `path`. Anything else is refused naming it: a FIFO would block
+    /// the run for ever and `/dev/zero` would read until memory runs out (issue 44).
     static func readAll(_ path: String) throws(JobError) -> [UInt8] {
-        guard FileManager.default.fileExists(atPath: path) else { throw JobError.io(IOError(path: path, reason: "no such file")) }
+        switch FileKind.of(path) {
+        case .regular: break
+        case .missing: throw JobError.io(IOError(path: path, reason: "no such file"))
+        case .directory: throw JobError.io(IOError(path: path, reason: "a directory, not a file"))
+        case .other(let kind): throw JobError.io(IOError(path: path, reason: "not a regular file (\(kind))"))
+        case .unresolvable(let reason):
+            throw JobError.io(IOError(path: path, reason: "a symbolic link that cannot be followed (\(reason))"))
+        }
         guard FileManager.default.isReadableFile(atPath: path), let handle = FileHandle(forReadingAtPath: path) else {
             throw JobError.io(IOError(path: path, reason: "not readable (permission denied)"))
         }

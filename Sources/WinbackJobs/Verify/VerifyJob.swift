@@ -20,6 +20,10 @@ public enum VerifyJob {
     public static func run(configPath: String, isQuiet: Bool, isVerbose: Bool = false, writeLine: (String) -> Void) async throws -> Outcome
     {
         let loaded = try LoadedConfig.load(path: configPath)
+        // The whole config is checked as `winback run` checks it: campaigns and the money settings too.
+        var warnings: [String] = []
+        _ = try loaded.campaigns(warnings: &warnings)
+        _ = try loaded.moneyContext(calendar: try RunJob.calendar(config: loaded.config, asOf: nil, now: Date()))
         let result = try await IngestStage.run(loaded, isQuiet: isQuiet) { rejection in
             writeLine(rejection.jsonLine)
             if isVerbose { FileHandle.standardError.write(Data((rejection.diagnostic + "\n").utf8)) }
