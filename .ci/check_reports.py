@@ -36,7 +36,7 @@ def main(directory: str) -> int:
                 if column["type"] not in checks:
                     continue
                 condition, expected = checks[column["type"]]
-                if column["name"].startswith("lift"):  # a difference of two rates
+                if column["name"].startswith(("lift", "cs_")):  # a difference of two rates, or its interval
                     condition, expected = "{c} < -1 OR {c} > 1", "in [-1, 1]"
                 bad = con.execute(f"SELECT count(*) FROM report WHERE {condition.format(c=column['name'])}").fetchone()[0]
                 if bad:

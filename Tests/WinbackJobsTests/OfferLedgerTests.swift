@@ -101,3 +101,31 @@ import WinbackTestSupport
         #expect(try Self.pageSize(of: path) == 4096)
     }
 }
+
+/// SPEC §12 as amended by §17: an account counts once per campaign, in the cohort of its first selection.
+@Suite struct OutcomeCohortTests {
+    static func selection(_ account: String, on day: String, variant: String, campaign: String = "winback") -> StoredSelection {
+        StoredSelection(
+            campaignId: campaign, accountKey: account, asOf: day, originalTransactionId: "ot-" + account, variant: variant, nonce: nil,
+            timestampMilliseconds: nil, row: "", payload: nil, audience: "win_back", offerIdentifier: nil)
+    }
+
+    @Test func aReSelectedAccountCountsOnlyInItsFirstCohort() throws {
+        let ledger = try OfferLedgerTests.ledger()
+        let runId = try ledger.beginRun(asOf: "2026-11-19", startedAt: "2026-11-20T02:00:00.000Z")
+        try ledger.record(
+            [
+                Self.selection("a", on: "2026-06-01", variant: "holdout"), Self.selection("b", on: "2026-06-01", variant: "treatment"),
+                // a and b come back after their cooldown: re-offers, not new cohort members.
+                Self.selection("a", on: "2026-09-01", variant: "holdout"), Self.selection("c", on: "2026-09-01", variant: "treatment"),
+                Self.selection("b", on: "2026-09-01", variant: "treatment"),
+                // Another campaign's first selection of a is its own.
+                Self.selection("a", on: "2026-09-01", variant: "treatment", campaign: "other"),
+            ], runId: runId)
+        let cohorts = try ledger.cohorts(from: "2025-11-19", until: "2026-11-19") { _ in 0 }
+        let summary = cohorts.map { cohort in
+            "\(cohort.campaignId) \(cohort.selectedOn): " + cohort.members.map(\.originalTransactionId).joined(separator: " ")
+        }
+        #expect(summary == ["other 2026-09-01: ot-a", "winback 2026-06-01: ot-a ot-b", "winback 2026-09-01: ot-c"])
+    }
+}

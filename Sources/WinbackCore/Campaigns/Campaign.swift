@@ -19,6 +19,9 @@ public struct Campaign: Sendable, Equatable {
     public var cooldownDays: Int64
     /// Cap on eligible accounts (before the holdout split); `nil` = unlimited.
     public var maxOffers: Int?
+    /// `plannedAccounts` (SPEC §17): the accounts (both variants) of a window at which the campaign expects
+    /// to decide; the confidence sequence is narrowest there. Default 1000.
+    public var plannedAccounts: Int = 1000
     /// What to sign per treatment offer (empty for `billing_issue`).
     public var signatures: [SignatureKind]
     /// The `allowIntroductoryOffer` claim; present iff `intro` is signed.

@@ -76,6 +76,13 @@ public enum CampaignParser {
             guard cap >= 0 else { throw ConfigError(key: "\(name).maxOffers", message: "expected an integer >= 0, found \(cap)") }
             campaign.maxOffers = Int(cap)
         }
+        if object.optional("plannedAccounts") != nil {
+            let planned = try object.integer("plannedAccounts")
+            guard planned >= 1, planned <= 1_000_000_000 else {
+                throw ConfigError(key: "\(name).plannedAccounts", message: "expected an integer from 1 to 1000000000, found \(planned)")
+            }
+            campaign.plannedAccounts = Int(planned)
+        }
         if campaign.isSigned {
             let texts = try object.stringArray("signatures")
             var kinds: [SignatureKind] = []

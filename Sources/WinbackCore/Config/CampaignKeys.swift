@@ -2,7 +2,7 @@
 public enum CampaignKeys {
     /// The keys a campaign object may have.
     public static let campaign: Set<String> = [
-        "id", "audience", "offer", "rules", "holdoutPercent", "cooldownDays", "maxOffers", "signatures",
+        "id", "audience", "offer", "rules", "holdoutPercent", "cooldownDays", "maxOffers", "plannedAccounts", "signatures",
         "allowIntroductoryOffer",
     ]
     /// The keys of a campaign's `offer` object.

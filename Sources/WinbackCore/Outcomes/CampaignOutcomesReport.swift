@@ -12,9 +12,27 @@
 /// variants' charges minus refunds dated in the window, in the reporting currency. Each campaign also gets,
 /// per window, a pooled row (empty `selected_on`) summing its mature cohorts.
 ///
+/// Beside the fixed interval each row carries the anytime-valid one (``ConfidenceSequence``: `cs_low`,
+/// `cs_high`, `p_always_valid`) and the split check (``SampleRatioCheck``: `srm_p`), SPEC §17. Each account
+/// counts once per campaign, in the cohort of its first selection (the ledger gives only those).
+///
 /// Example: 56 of 70 treated and 48 of 80 held out converted: rates 0.8 and 0.6, lift 0.2, interval
-/// 0.052427 to 0.333874.
+/// 0.052427 to 0.333874; with `plannedAccounts` 1000 the sequence −0.056707 to 0.456707.
 public enum CampaignOutcomesReport {
+    /// What today's config says of a campaign that the statistics need.
+    public struct Design: Sendable, Equatable {
+        /// `plannedAccounts` (default 1000).
+        public var plannedAccounts: Int
+        /// `holdoutPercent`; `nil` for a campaign no longer in the config (no split check then).
+        public var holdoutPercent: Double?
+
+        /// A design from its parts.
+        public init(plannedAccounts: Int = 1000, holdoutPercent: Double?) {
+            self.plannedAccounts = plannedAccounts
+            self.holdoutPercent = holdoutPercent
+        }
+    }
+
     /// The windows, in days.
     public static let windows: [Int64] = [7, 30, 60, 90]
 
@@ -39,8 +57,11 @@ public enum CampaignOutcomesReport {
 
     /// The rows of `campaign_outcomes.csv.gz`, sorted by campaign, selection day (pooled rows first) and window.
     /// `timelines` holds at least the cohorts' subscriptions by `originalTransactionId`; `asOf` is `T`.
+    /// `designs` gives each campaign's `plannedAccounts` and `holdoutPercent` (a campaign not in it: the
+    /// default tuning, no split check).
     public static func rows(
-        _ cohorts: [CampaignCohort], timelines: [String: SubscriptionTimeline], asOf: Int64, context: MoneyContext
+        _ cohorts: [CampaignCohort], timelines: [String: SubscriptionTimeline], asOf: Int64, context: MoneyContext,
+        designs: [String: Design] = [:]
     ) -> [[String?]] {
         let currency = context.settings.currency
         var rows: [(campaign: String, day: String, window: Int64, row: [String?])] = []
@@ -67,7 +88,8 @@ public enum CampaignOutcomesReport {
                         cohort.campaignId, cohort.selectedOn, window,
                         row(
                             cohort.campaignId, selectedOn: cohort.selectedOn, window: window, audience: cohort.audience,
-                            offer: cohort.offerIdentifier, mature: mature, treatment, holdout, currency: currency)
+                            offer: cohort.offerIdentifier, mature: mature, treatment, holdout, currency: currency,
+                            design: designs[cohort.campaignId] ?? Design(holdoutPercent: nil))
                     ))
                 if mature {
                     var entry = pooled[cohort.campaignId, default: [:]][window] ?? (VariantCounts(), VariantCounts(), [])
@@ -89,7 +111,7 @@ public enum CampaignOutcomesReport {
                         row(
                             campaign, selectedOn: nil, window: window, audience: audiences.count == 1 ? audiences.first : nil,
                             offer: offers.count == 1 ? offers.first ?? nil : nil, mature: true, entry.treatment, entry.holdout,
-                            currency: currency)
+                            currency: currency, design: designs[campaign] ?? Design(holdoutPercent: nil))
                     ))
             }
         }
@@ -130,7 +152,7 @@ public enum CampaignOutcomesReport {
 
     static func row(
         _ campaign: String, selectedOn: String?, window: Int64, audience: String?, offer: String?, mature: Bool,
-        _ treatment: VariantCounts, _ holdout: VariantCounts, currency: String?
+        _ treatment: VariantCounts, _ holdout: VariantCounts, currency: String?, design: Design
     ) -> [String?] {
         var lift: String? = nil
         var low: String? = nil
@@ -143,12 +165,60 @@ public enum CampaignOutcomesReport {
             low = RateFormat.format(interval.low)
             high = RateFormat.format(interval.high)
         }
+        let sequence = ConfidenceSequence(
+            treatmentConverted: treatment.converted, of: treatment.accounts, holdoutConverted: holdout.converted, of: holdout.accounts,
+            plannedAccounts: design.plannedAccounts)
+        let split = design.holdoutPercent.flatMap {
+            SampleRatioCheck.pValue(treatment: treatment.accounts, holdout: holdout.accounts, holdoutPercent: $0)
+        }
         return [
             campaign, selectedOn, String(window), audience, offer, mature ? "true" : "false", String(treatment.accounts),
             String(treatment.redeemed), String(treatment.converted), RateFormat.format(treatment.converted, treatment.accounts),
             String(holdout.accounts), String(holdout.redeemed), String(holdout.converted),
             RateFormat.format(holdout.converted, holdout.accounts),
-            lift, low, high, currency == nil ? nil : String(treatment.net), currency == nil ? nil : String(holdout.net), currency,
+            lift, low, high, sequence.map { RateFormat.format($0.low) }, sequence.map { RateFormat.format($0.high) },
+            sequence.map { RateFormat.format($0.pValue) }, split.map(RateFormat.format), currency == nil ? nil : String(treatment.net),
+            currency == nil ? nil : String(holdout.net), currency,
         ]
+    }
+
+    /// A row whose split check failed (`srm_p` below ``SampleRatioCheck/alarmThreshold``).
+    public struct SplitAlarm: Sendable, Equatable {
+        /// The campaign.
+        public var campaignId: String
+        /// The cohort's selection day; `nil` for a pooled row.
+        public var selectedOn: String?
+        /// The window, in days.
+        public var windowDays: Int
+        /// The split's p-value, as written in the table (6 decimals).
+        public var srmP: String
+
+        /// `{"campaignId", "selectedOn", "windowDays", "srmP"}` for `summary.json.gz`.
+        public var json: JSONValue {
+            JSONText.object([
+                ("campaignId", .string(campaignId)), ("selectedOn", selectedOn.map(JSONValue.string) ?? .null),
+                ("windowDays", .integer(Int64(windowDays))), ("srmP", .double(Double(srmP) ?? 0)),
+            ])
+        }
+
+        /// The stderr warning.
+        public var warning: String {
+            "warning: split alarm: campaign '\(campaignId)', \(selectedOn.map { "cohort selected on \($0)" } ?? "pooled cohorts"), "
+                + "\(windowDays)-day window: srm_p = \(srmP) < \(SampleRatioCheck.alarmThreshold); treatment and holdout are not in the "
+                + "configured proportion (a defect in selection, cooldown or the ledger); do not act on this lift"
+        }
+    }
+
+    /// The split alarms among `rows` (rows of this table, in its order).
+    public static func splitAlarms(_ rows: [[String?]]) -> [SplitAlarm] {
+        let columns = ReportSchema.campaignOutcomes.columns.map(\.name)
+        guard let campaign = columns.firstIndex(of: "campaign_id"), let day = columns.firstIndex(of: "selected_on"),
+            let window = columns.firstIndex(of: "window_days"), let split = columns.firstIndex(of: "srm_p")
+        else { return [] }
+        return rows.compactMap { row in
+            guard let text = row[split], let p = Double(text), p < SampleRatioCheck.alarmThreshold else { return nil }
+            return SplitAlarm(
+                campaignId: row[campaign] ?? "", selectedOn: row[day], windowDays: Int(row[window] ?? "") ?? 0, srmP: text)
+        }
     }
 }

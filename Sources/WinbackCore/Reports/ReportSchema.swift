@@ -99,7 +99,8 @@ public struct ReportSchema: Sendable {
             ("offer_identifier", .string), ("mature", .boolean), ("treatment_accounts", .integer), ("treatment_redeemed", .integer),
             ("treatment_converted", .integer), ("treatment_rate", .rate), ("holdout_accounts", .integer), ("holdout_redeemed", .integer),
             ("holdout_converted", .integer), ("holdout_rate", .rate), ("lift", .rate), ("lift_ci_low", .rate),
-            ("lift_ci_high", .rate), ("treatment_net", .money), ("holdout_net", .money), ("currency", .currency),
+            ("lift_ci_high", .rate), ("cs_low", .rate), ("cs_high", .rate), ("p_always_valid", .rate), ("srm_p", .rate),
+            ("treatment_net", .money), ("holdout_net", .money), ("currency", .currency),
         ])
     /// `eligible_accounts.csv.gz`: the accounts each campaign selected today.
     public static let eligibleAccounts = ReportSchema(

@@ -161,15 +161,19 @@ public final class OfferLedger {
     }
 
     /// The cohorts selected on days `S` with `from ≤ S < until` (dates `YYYY-MM-DD`), by campaign and day;
-    /// `windowStart` gives `T_S` for a day.
+    /// `windowStart` gives `T_S` for a day. An account is in the cohort of its first selection by the
+    /// campaign only (SPEC §12 as amended by §17): a later re-selection is a re-offer, not counted again.
     public func cohorts(from: String, until: String, windowStart: (String) -> Int64) throws(JobError) -> [CampaignCohort] {
         try wrap {
             try queue.read { db in
                 let rows = try Row.fetchCursor(
                     db,
                     sql: """
-                        SELECT campaign_id, as_of, original_transaction_id, variant, audience, offer_identifier FROM selections
-                        WHERE as_of >= ? AND as_of < ? ORDER BY campaign_id, as_of, account_key
+                        SELECT campaign_id, as_of, original_transaction_id, variant, audience, offer_identifier FROM selections AS s
+                        WHERE as_of >= ? AND as_of < ?
+                          AND as_of = (SELECT MIN(as_of) FROM selections AS f
+                                       WHERE f.campaign_id = s.campaign_id AND f.account_key = s.account_key)
+                        ORDER BY campaign_id, as_of, account_key
                         """, arguments: [from, until])
                 var cohorts: [CampaignCohort] = []
                 while let stored = try rows.next() {

@@ -115,6 +115,7 @@ public enum RunJob {
         outputs.append(try subscriptions.finish())
         var reports = await concurrentReports
         reports.campaignOutcomes = try campaignOutcomes(model, context)
+        for alarm in CampaignOutcomesReport.splitAlarms(reports.campaignOutcomes) { context.warn(alarm.warning) }
         let tables: [(ReportSchema, [[String?]])] = [
             (.churnMonthly, reports.churnMonthlyRows),
             (.churnDaily, reports.churnDaily.rows(productGroups: model.productGroups)),
@@ -154,7 +155,11 @@ public enum RunJob {
             let id = timeline.originalTransactionId
             if wanted.contains(id) { timelines[id] = timeline }
         }
-        return CampaignOutcomesReport.rows(cohorts, timelines: timelines, asOf: calendar.asOf, context: context.money)
+        var designs: [String: CampaignOutcomesReport.Design] = [:]
+        for campaign in context.campaigns {
+            designs[campaign.id] = .init(plannedAccounts: campaign.plannedAccounts, holdoutPercent: campaign.holdoutPercent)
+        }
+        return CampaignOutcomesReport.rows(cohorts, timelines: timelines, asOf: calendar.asOf, context: context.money, designs: designs)
     }
 
     /// What the campaigns stage leaves for publishing.

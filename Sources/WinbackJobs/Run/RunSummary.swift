@@ -35,6 +35,10 @@ enum RunSummary {
             ),
             ("offersPerCampaign", JSONText.object(campaigns)),
             ("money", reports.money.summary(lastFullMonth: label)),
+            (
+                "srmAlarms",
+                .array(CampaignOutcomesReport.splitAlarms(reports.campaignOutcomes).map { JSONElement(value: $0.json, range: 0..<0) })
+            ),
         ])
     }
 
