@@ -36,6 +36,10 @@ struct DocumentCursor {
     /// The cursor, as an index in ``buffer``.
     private var index = 0
     private var pins: [Pin] = []
+    /// Newlines in the document before ``countedUpTo`` (an absolute offset): lines are counted lazily, and
+    /// always before bytes are dropped.
+    private var newlinesBefore = 0
+    private var countedUpTo = 0
     /// What each read fills (allocated at the first read).
     private var chunk: [UInt8] = []
     /// The longest span a pin holds whole.
@@ -57,6 +61,34 @@ struct DocumentCursor {
 
     /// The cursor's absolute offset in the document.
     var offset: Int { base + index }
+
+    /// The 1-based line of absolute `offset` (at or after every offset asked before, and still held).
+    mutating func line(at offset: Int) -> Int {
+        countNewlines(upTo: offset)
+        return newlinesBefore + 1
+    }
+
+    /// Counts the newlines from ``countedUpTo`` to absolute `offset` (`memchr`: a one-line document costs one call).
+    private mutating func countNewlines(upTo offset: Int) {
+        guard offset > countedUpTo else { return }
+        let start = countedUpTo - base
+        let end = min(offset - base, buffer.count)
+        guard start >= 0, start < end else {
+            countedUpTo = max(countedUpTo, offset)
+            return
+        }
+        newlinesBefore += buffer.withUnsafeBufferPointer { bytes in
+            guard let origin = bytes.baseAddress else { return 0 }
+            var count = 0
+            var position = start
+            while position < end, let found = memchr(origin + position, 0x0A, end - position) {
+                count += 1
+                position = origin.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+            }
+            return count
+        }
+        countedUpTo = base + end
+    }
 
     /// The byte at the cursor, reading more when needed; `nil` at the end of the document.
     mutating func peek() -> UInt8? {
@@ -212,6 +244,7 @@ struct DocumentCursor {
         let held = pins.first { $0.overflowPrefix == nil }?.start ?? offset
         let droppable = min(index, held - base)
         if droppable > 0 {
+            countNewlines(upTo: base + droppable)
             buffer.removeFirst(droppable)
             base += droppable
             index -= droppable

@@ -4,8 +4,9 @@ import WinbackCore
 /// record, whatever the document's size.
 ///
 /// Each element of `signedTransactions`, `notificationHistory`, `data[].lastTransactions[]` or a top-level
-/// array is one record (two for a status item with both JWS), located at line 1 with its path
-/// (`signedTransactions[3831]`, `data[0].lastTransactions[2].signedRenewalInfo`, `[5].signedPayload`). Each
+/// array is one record (two for a status item with both JWS), located at the line where its value starts
+/// (SPEC §10: line 1 in Apple's one-line responses) with its path (`signedTransactions[3831]`,
+/// `data[0].lastTransactions[2].signedRenewalInfo`, `[5].signedPayload`). Each
 /// element is held alone and checked by ``JSONParser``; the document around the elements is only walked
 /// (its wrapper fields checked when they fit the limit). A top-level object whose first signed key comes
 /// before any such array (a notification body) is one record object, held whole.
@@ -31,6 +32,8 @@ public struct DocumentReader {
     private var holdsDocument = false
     /// Where the document's text starts (after a byte-order mark): offsets in messages count from there.
     private var textStart = 0
+    /// The line where the element being read starts, while it is pinned.
+    private var elementLine: Int?
 
     /// The error the byte source threw, if it did; the document then ends as a `malformed_json` reject.
     public var readError: (any Error)? { cursor.readError }
@@ -75,6 +78,8 @@ public struct DocumentReader {
         do {
             try await walk(emit: emit)
         } catch let broken as Break {
+            // Located where the element being read starts (line 1 when nothing was read before the break).
+            let line = handedOn + batch.count == 0 ? 1 : elementLine ?? cursor.line(at: cursor.offset)
             cursor.keepOldestPin()
             cursor.readToEnd()
             let text: [UInt8] =
@@ -89,14 +94,15 @@ public struct DocumentReader {
             let path = handedOn + batch.count > 0 ? broken.path : nil
             try await add(
                 RawRecord(
-                    location: location(path), content: .failure(RecordFailure(.malformedJSON, reason)), text: RecordText(bytes: text)),
+                    location: location(path, line: line), content: .failure(RecordFailure(.malformedJSON, reason)),
+                    text: RecordText(bytes: text)),
                 emit: emit)
         }
         cursor.readToEnd()
         try await flush(emit)
     }
 
-    private func location(_ path: String?) -> RecordLocation { RecordLocation(source: source, line: 1, path: path) }
+    private func location(_ path: String?, line: Int) -> RecordLocation { RecordLocation(source: source, line: line, path: path) }
 
     // MARK: The walk
 
@@ -129,8 +135,8 @@ public struct DocumentReader {
     private mutating func topArray(emit: ([RawRecord], Int) async throws -> Void) async throws {
         let source = self.source
         try await elements(path: { "[\($0)]" }, emit: emit) { reader, index in
-            try await reader.element(path: "[\(index)]", emit: emit) { bytes, path in
-                try RecordClassifier.classifyArrayElement(bytes, source: source, path: path)
+            try await reader.element(path: "[\(index)]", emit: emit) { bytes, path, line in
+                try RecordClassifier.classifyArrayElement(bytes, source: source, path: path, line: line)
             }
         }
         try expectEnd()
@@ -157,12 +163,13 @@ public struct DocumentReader {
                     try await reader.wrappedArray(key, emit: emit)
                 } else if key != "data" {
                     isWrapper = true
+                    let line = reader.cursor.line(at: reader.cursor.offset)
                     reader.cursor.pin()
                     try reader.skip(path: key)
                     let text = reader.heldText()
                     reader.cursor.drop()
                     try await reader.add(
-                        RecordClassifier.notAnArray(key, text: text, location: reader.location(key)), emit: emit)
+                        RecordClassifier.notAnArray(key, text: text, location: reader.location(key, line: line)), emit: emit)
                 } else {
                     try reader.skip(path: nil)
                 }
@@ -188,12 +195,12 @@ public struct DocumentReader {
             let path = "\(key)[\(index)]"
             switch key {
             case "signedTransactions":
-                try await reader.element(path: path, emit: emit) { bytes, path in
-                    [try RecordClassifier.classifyTransactionElement(bytes, source: source, path: path)]
+                try await reader.element(path: path, emit: emit) { bytes, path, line in
+                    [try RecordClassifier.classifyTransactionElement(bytes, source: source, path: path, line: line)]
                 }
             case "notificationHistory":
-                try await reader.element(path: path, emit: emit) { bytes, path in
-                    try [RecordClassifier.classifyHistoryElement(bytes, source: source, path: path)]
+                try await reader.element(path: path, emit: emit) { bytes, path, line in
+                    try [RecordClassifier.classifyHistoryElement(bytes, source: source, path: path, line: line)]
                 }
             default:
                 try await reader.statusGroup(path: path, emit: emit)
@@ -204,12 +211,13 @@ public struct DocumentReader {
     /// `data[g]`: an object whose `lastTransactions` array is streamed; anything else is one `unknown_shape`.
     private mutating func statusGroup(path: String, emit: ([RawRecord], Int) async throws -> Void) async throws {
         let source = self.source
+        let line = cursor.line(at: cursor.offset)
         cursor.pin()
         guard cursor.peek() == UInt8(ascii: "{") else {
             try skip(path: path)
             let text = heldText()
             cursor.drop()
-            try await add(RecordClassifier.groupWithoutTransactions(path, text: text, location: location(path)), emit: emit)
+            try await add(RecordClassifier.groupWithoutTransactions(path, text: text, location: location(path, line: line)), emit: emit)
             return
         }
         var isStreamed = false
@@ -218,8 +226,8 @@ public struct DocumentReader {
                 isStreamed = true
                 reader.cursor.drop()
                 try await reader.elements(path: { "\(path).lastTransactions[\($0)]" }, emit: emit) { reader, index in
-                    try await reader.element(path: "\(path).lastTransactions[\(index)]", emit: emit) { bytes, itemPath in
-                        try RecordClassifier.classifyStatusItem(bytes, source: source, path: itemPath)
+                    try await reader.element(path: "\(path).lastTransactions[\(index)]", emit: emit) { bytes, itemPath, line in
+                        try RecordClassifier.classifyStatusItem(bytes, source: source, path: itemPath, line: line)
                     }
                 }
             } else {
@@ -229,7 +237,7 @@ public struct DocumentReader {
         if !isStreamed {
             let text = heldText()
             cursor.drop()
-            try await add(RecordClassifier.groupWithoutTransactions(path, text: text, location: location(path)), emit: emit)
+            try await add(RecordClassifier.groupWithoutTransactions(path, text: text, location: location(path, line: line)), emit: emit)
         }
     }
 
@@ -357,23 +365,26 @@ public struct DocumentReader {
     /// throws ``JSONParseError`` when the element is not JSON: the document breaks there).
     private mutating func element(
         path: String, emit: ([RawRecord], Int) async throws -> Void,
-        classify: ([UInt8], String) throws -> [RawRecord]
+        classify: ([UInt8], String, Int) throws -> [RawRecord]
     ) async throws {
         let start = cursor.offset
+        let line = cursor.line(at: start)
+        elementLine = line
         cursor.pin()
         try skipPinnedValue(start: start, path: path)
         let records: [RawRecord]
         switch cursor.pinned() {
         case .overflowed(let length, let prefix):
-            records = [RecordClassifier.overlongRecord(length: length, location: location(path), prefix: prefix)]
+            records = [RecordClassifier.overlongRecord(length: length, location: location(path, line: line), prefix: prefix)]
         case .bytes(let bytes):
             do {
-                records = try classify(bytes, path)
+                records = try classify(bytes, path, line)
             } catch let error as JSONParseError {
                 throw Break(reason: error.reason, offset: start + error.offset, path: path)
             }
         }
         cursor.drop()
+        elementLine = nil
         for record in records { try await add(record, emit: emit) }
     }
 
@@ -383,7 +394,7 @@ public struct DocumentReader {
         holdsDocument = false
         switch held {
         case .overflowed(let length, let prefix):
-            try await add(RecordClassifier.overlongRecord(length: length, location: location(nil), prefix: prefix), emit: emit)
+            try await add(RecordClassifier.overlongRecord(length: length, location: location(nil, line: 1), prefix: prefix), emit: emit)
         case .bytes(let bytes):
             for record in RecordClassifier.classifyWholeDocument(bytes, source: source) { try await add(record, emit: emit) }
         }

@@ -70,7 +70,7 @@ public enum RecordClassifier {
     /// A document held whole (a notification body, a single payload object, or not an object at all): its
     /// records as for an NDJSON line, except that a JWS's text is the string without quotes. A text that is
     /// not JSON is one `malformed_json` record (path `null`) keeping the whole text.
-    public static func classifyWholeDocument(_ bytes: [UInt8], source: String) -> [RawRecord] {
+    public static func classifyWholeDocument(_ bytes: [UInt8], source: String, line: Int = 1) -> [RawRecord] {
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes)
@@ -82,22 +82,27 @@ public enum RecordClassifier {
             ]
         }
         let whole = firstNonWhitespace(bytes)..<lastNonWhitespace(bytes)
-        return classifyObject(value, prefix: nil, source: source, line: 1, isDocument: true) { range in
+        let lines = LineCounter(bytes: bytes, first: line)
+        return classifyObject(value, prefix: nil, source: source, line: lines.line(at: whole.lowerBound), lines: lines) { range in
             range.map { jwsText(bytes, $0) } ?? RecordText(bytes: bytes, range: whole)
         }
     }
 
     /// An element `[i]` of a top-level array: a record object. Throws when the element is not JSON.
-    public static func classifyArrayElement(_ bytes: [UInt8], source: String, path: String) throws(JSONParseError) -> [RawRecord] {
+    public static func classifyArrayElement(_ bytes: [UInt8], source: String, path: String, line: Int = 1) throws(JSONParseError)
+        -> [RawRecord]
+    {
         let value = try JSONParser.parse(bytes)
-        return classifyObject(value, prefix: path, source: source, line: 1, isDocument: true) { range in
+        return classifyObject(value, prefix: path, source: source, line: line, lines: LineCounter(bytes: bytes, first: line)) { range in
             range.map { jwsText(bytes, $0) } ?? RecordText(bytes: bytes)
         }
     }
 
     /// An element of `signedTransactions`: a JWS string. Throws when the element is not JSON.
-    public static func classifyTransactionElement(_ bytes: [UInt8], source: String, path: String) throws(JSONParseError) -> RawRecord {
-        let location = RecordLocation(source: source, line: 1, path: path)
+    public static func classifyTransactionElement(_ bytes: [UInt8], source: String, path: String, line: Int = 1) throws(JSONParseError)
+        -> RawRecord
+    {
+        let location = RecordLocation(source: source, line: line, path: path)
         if isPlainJWSString(bytes) {
             let jws = RecordText(bytes: bytes, range: 1..<(bytes.count - 1))
             return RawRecord(location: location, content: .signed(jws, .transaction), text: jws)
@@ -107,36 +112,44 @@ public enum RecordClassifier {
     }
 
     /// An element of `notificationHistory`: an object with `signedPayload`. Throws when it is not JSON.
-    public static func classifyHistoryElement(_ bytes: [UInt8], source: String, path: String) throws(JSONParseError) -> RawRecord {
+    public static func classifyHistoryElement(_ bytes: [UInt8], source: String, path: String, line: Int = 1) throws(JSONParseError)
+        -> RawRecord
+    {
         let value = try JSONParser.parse(bytes)
         guard let payload = value.member("signedPayload") else {
             return RawRecord(
-                location: RecordLocation(source: source, line: 1, path: path),
+                location: RecordLocation(source: source, line: line, path: path),
                 content: .failure(RecordFailure(.unknownShape, "\(path): expected an object with signedPayload")),
                 text: RecordText(bytes: bytes))
         }
         let payloadPath = "\(path).signedPayload"
         return jwsRecord(
-            payload.value, kind: .notification, path: payloadPath, location: RecordLocation(source: source, line: 1, path: payloadPath),
+            payload.value, kind: .notification, path: payloadPath,
+            location: RecordLocation(
+                source: source, line: LineCounter(bytes: bytes, first: line).line(at: payload.range.lowerBound), path: payloadPath),
             text: jwsText(bytes, payload.range))
     }
 
     /// An item of `data[g].lastTransactions`: its `signedTransactionInfo` and `signedRenewalInfo`. Throws when it is not JSON.
-    public static func classifyStatusItem(_ bytes: [UInt8], source: String, path: String) throws(JSONParseError) -> [RawRecord] {
+    public static func classifyStatusItem(_ bytes: [UInt8], source: String, path: String, line: Int = 1) throws(JSONParseError)
+        -> [RawRecord]
+    {
         let value = try JSONParser.parse(bytes)
+        let lines = LineCounter(bytes: bytes, first: line)
         var records: [RawRecord] = []
         for (key, kind) in [("signedTransactionInfo", PayloadKind.transaction), ("signedRenewalInfo", .renewalInfo)] {
             guard let member = value.member(key) else { continue }
             let memberPath = "\(path).\(key)"
             records.append(
                 jwsRecord(
-                    member.value, kind: kind, path: memberPath, location: RecordLocation(source: source, line: 1, path: memberPath),
+                    member.value, kind: kind, path: memberPath,
+                    location: RecordLocation(source: source, line: lines.line(at: member.range.lowerBound), path: memberPath),
                     text: jwsText(bytes, member.range)))
         }
         if records.isEmpty {
             records.append(
                 RawRecord(
-                    location: RecordLocation(source: source, line: 1, path: path),
+                    location: RecordLocation(source: source, line: line, path: path),
                     content: .failure(RecordFailure(.unknownShape, "\(path): expected signedTransactionInfo or signedRenewalInfo")),
                     text: RecordText(bytes: bytes)))
         }
@@ -206,10 +219,11 @@ public enum RecordClassifier {
 
     /// Classifies one object. `text` gives the record text for a member's range (`nil` = the whole value).
     private static func classifyObject(
-        _ value: JSONValue, prefix: String?, source: String, line: Int, isDocument: Bool = false,
+        _ value: JSONValue, prefix: String?, source: String, line: Int, lines: LineCounter? = nil,
         text: (Range<Int>?) -> RecordText
     ) -> [RawRecord] {
         func path(_ key: String) -> String { prefix.map { "\($0).\(key)" } ?? key }
+        func memberLine(_ member: JSONMember) -> Int { lines?.line(at: member.range.lowerBound) ?? line }
         guard case .object = value else {
             return [
                 RawRecord(
@@ -222,8 +236,8 @@ public enum RecordClassifier {
             return [
                 jwsRecord(
                     member.value, kind: .notification, path: path("signedPayload"),
-                    location: RecordLocation(source: source, line: line, path: path("signedPayload")),
-                    text: text(isDocument ? member.range : nil))
+                    location: RecordLocation(source: source, line: memberLine(member), path: path("signedPayload")),
+                    text: text(lines == nil ? nil : member.range))
             ]
         }
         var records: [RawRecord] = []
@@ -232,8 +246,8 @@ public enum RecordClassifier {
             records.append(
                 jwsRecord(
                     member.value, kind: kind, path: path(key),
-                    location: RecordLocation(source: source, line: line, path: path(key)),
-                    text: text(isDocument ? member.range : nil)))
+                    location: RecordLocation(source: source, line: memberLine(member), path: path(key)),
+                    text: text(lines == nil ? nil : member.range)))
         }
         if !records.isEmpty { return records }
         let location = RecordLocation(source: source, line: line, path: prefix)

@@ -152,8 +152,8 @@ import WinbackIngest
         }
         #expect(
             summary == [
-                "1 notificationHistory[0].signedPayload signed notification a.b.c", "1 notificationHistory[1].signedPayload malformed_jws",
-                "1 notificationHistory[2] unknown_shape",
+                "2 notificationHistory[0].signedPayload signed notification a.b.c", "3 notificationHistory[1].signedPayload malformed_jws",
+                "4 notificationHistory[2] unknown_shape",
             ])
     }
 }

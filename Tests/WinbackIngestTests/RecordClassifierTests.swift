@@ -228,13 +228,13 @@ import Testing
         #expect(mismatches == 0)
     }
 
-    @Test func historyDocumentRecordsAreAtLineOneWithTheirPath() async {
+    @Test func historyDocumentRecordsKnowTheirLineAndPath() async {
         let document = "{\n  \"hasMore\": false,\n  \"signedTransactions\": [\n    \"a.b.c\",\n    7\n  ]\n}\n"
         let records = await DocumentReader.records(of: Array(document.utf8), source: "h.json")
         #expect(
             Self.summary(records) == [
-                "1 signedTransactions[0] signed transaction a.b.c | a.b.c",
-                "1 signedTransactions[1] malformed_jws | 7",
+                "4 signedTransactions[0] signed transaction a.b.c | a.b.c",
+                "5 signedTransactions[1] malformed_jws | 7",
             ])
     }
 
@@ -249,7 +249,7 @@ import Testing
             ])
     }
 
-    @Test func statusDocumentRecordsAreAtLineOneWithTheirPath() async {
+    @Test func statusDocumentRecordsKnowTheirLineAndPath() async {
         let document = """
             {"data": [
               {"subscriptionGroupIdentifier": "g", "lastTransactions": [
@@ -260,8 +260,8 @@ import Testing
         let records = await DocumentReader.records(of: Array(document.utf8), source: "s.json")
         #expect(
             Self.summary(records) == [
-                "1 data[0].lastTransactions[0].signedTransactionInfo signed transaction t.t.t | t.t.t",
-                "1 data[0].lastTransactions[0].signedRenewalInfo signed renewalInfo r.r.r | r.r.r",
+                "4 data[0].lastTransactions[0].signedTransactionInfo signed transaction t.t.t | t.t.t",
+                "5 data[0].lastTransactions[0].signedRenewalInfo signed renewalInfo r.r.r | r.r.r",
             ])
     }
 
@@ -270,9 +270,9 @@ import Testing
         let records = await DocumentReader.records(of: Array(document.utf8), source: "a.json")
         #expect(
             Self.summary(records) == [
-                "1 [0].signedPayload signed notification n.n.n | n.n.n",
-                "1 [1] decoded transaction | {\"transactionId\": \"9\"}",
-                "1 [2] unknown_shape | 3",
+                "2 [0].signedPayload signed notification n.n.n | n.n.n",
+                "4 [1] decoded transaction | {\"transactionId\": \"9\"}",
+                "5 [2] unknown_shape | 3",
             ])
     }
 
