@@ -76,8 +76,9 @@ import WinbackCore
         // 7 days: 1 of 3 against 0 of 3; 30 days: 2 of 3 against 0 of 3 (intervals as Newcombe's method 10
         // gives them). Net: h1's refund of Mar 10 falls in the 30-day window only; h2's instalment is revenue
         // though not a conversion.
-        let seven = "3,1,1,0.333333,3,0,0,0.000000,0.333333,-0.290507,0.792340,9990,19980,USD"
-        let thirty = "3,1,2,0.666667,3,0,0,0.000000,0.666667,-0.058569,0.938508,19980,9990,USD"
+        // The confidence sequence (default tuning) spans everything at 6 accounts; no split check without a design.
+        let seven = "3,1,1,0.333333,3,0,0,0.000000,0.333333,-0.290507,0.792340,-1.000000,1.000000,0.989228,,9990,19980,USD"
+        let thirty = "3,1,2,0.666667,3,0,0,0.000000,0.666667,-0.058569,0.938508,-1.000000,1.000000,0.893062,,19980,9990,USD"
         #expect(
             rows == [
                 "wb,,7,win_back,wb,true," + seven, "wb,,30,win_back,wb,true," + thirty, "wb,2026-03-01,7,win_back,wb,true," + seven,

@@ -115,7 +115,7 @@ import WinbackCore
             text: replacing("\"campaigns\": []", with: "\"campaigns\": [{\"id\": \"wb\", \"audiense\": \"win_back\"}]"),
             key: "campaigns[0] ('wb').audiense",
             message:
-                "unknown key (allowed here: allowIntroductoryOffer, audience, cooldownDays, holdoutPercent, id, maxOffers, offer, rules, signatures)"
+                "unknown key (allowed here: allowIntroductoryOffer, audience, cooldownDays, holdoutPercent, id, maxOffers, offer, plannedAccounts, rules, signatures)"
         ),
         BadConfig(
             name: "unknown rule key",

@@ -173,30 +173,39 @@ import WinbackTestSupport
         #expect(html.contains("Lifetime value per cohort"))
     }
 
-    /// Each campaign's pooled 30-day lift in words: a number with its interval, "no measurable effect yet"
-    /// when the interval contains zero, "no holdout, no lift" without a holdout.
+    /// Each campaign's pooled 30-day lift in words: a number with both intervals, the verdict read from the
+    /// one safe to read every day ("no measurable effect yet" while it contains zero), "no holdout, no
+    /// lift" without a holdout, and a banner for a split alarm.
     @Test func outcomesSayWhatTheLiftMeans() {
         var content = Self.content()
         #expect(ReportPage.render(content).contains("No earlier selection to measure yet"))
-        func row(_ campaign: String, _ day: String?, _ window: String, _ t: (String, String), _ h: (String, String), _ lift: [String?])
-            -> [String?]
-        {
-            [campaign, day, window, "win_back", "wb", "true", t.0, "0", t.1, nil, h.0, "0", h.1, nil] + lift + [nil, nil, nil]
+        func row(
+            _ campaign: String, _ day: String?, _ window: String, _ t: (String, String), _ h: (String, String), _ lift: [String?],
+            _ sequence: [String?] = [nil, nil, nil, nil]
+        ) -> [String?] {
+            [campaign, day, window, "win_back", "wb", "true", t.0, "0", t.1, nil, h.0, "0", h.1, nil] + lift + sequence + [nil, nil, nil]
         }
+        let aSequence = ["0.010000", "0.390000", "0.020000", "0.500000"]
+        let bSequence = ["-0.400000", "0.600000", "1.000000", "0.000200"]
         content.campaignOutcomes = [
-            row("a", nil, "30", ("70", "56"), ("80", "48"), ["0.200000", "0.052427", "0.333874"]),
-            row("a", "2026-10-01", "30", ("70", "56"), ("80", "48"), ["0.200000", "0.052427", "0.333874"]),
-            row("b", nil, "30", ("10", "3"), ("10", "2"), ["0.100000", "-0.254000", "0.430000"]),
-            row("b", "2026-10-01", "30", ("10", "3"), ("10", "2"), ["0.100000", "-0.254000", "0.430000"]),
+            row("a", nil, "30", ("70", "56"), ("80", "48"), ["0.200000", "0.052427", "0.333874"], aSequence),
+            row("a", "2026-10-01", "30", ("70", "56"), ("80", "48"), ["0.200000", "0.052427", "0.333874"], aSequence),
+            row("b", nil, "30", ("10", "3"), ("10", "2"), ["0.100000", "-0.254000", "0.430000"], bSequence),
+            row("b", "2026-10-01", "30", ("10", "3"), ("10", "2"), ["0.100000", "-0.254000", "0.430000"], bSequence),
             row("c", "2026-10-01", "30", ("12", "4"), ("0", "0"), [nil, nil, nil]),
         ]
         let html = ReportPage.render(content)
-        #expect(html.contains(#"<span data-column="lift" data-value="0.200000">20.0 points (95 % interval 5.2 to 33.4)</span>"#))
+        #expect(
+            html.contains(
+                #"<span data-column="lift" data-value="0.200000">20.0 points (safe to read every day: 1.0 to 39.0; fixed 95 % interval, valid for one pre-planned look only: 5.2 to 33.4)</span>"#
+            ), "\(html)")
         #expect(html.contains("a measurable lift"))
         #expect(html.contains("<b>b</b>: <span data-column=\"lift\" data-value=\"0.100000\">"))
-        #expect(html.contains("no measurable effect yet (the interval contains zero)"))
+        #expect(html.contains("no measurable effect yet"))
         #expect(html.contains("<b>c</b>: no holdout, no lift"))
         #expect(html.contains("id=\"outcomes-table\""))
+        // b's split check failed: one banner per alarm row (the pooled row and the cohort's).
+        #expect(html.components(separatedBy: "class=\"alert srm-alarm\"").count - 1 == 2)
     }
 
     @Test func unsignedRunIsCalledOutOnThePage() {
