@@ -69,7 +69,7 @@ import WinbackTestSupport
     @Test func anEmptyLedgerFileExits74() async throws {
         let shared = try CommandRunner.temporaryDirectory("ledger-empty")
         let ledger = shared.appendingPathComponent("ledger.sqlite")
-        FileManager.default.createFile(atPath: ledger.path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: ledger.path, contents: Data()))
         await #expect(throws: JobError.self) {
             _ = try await RunGoldenTests.run(into: shared.appendingPathComponent("out"), ledger: ledger, usesStore: false)
         }
