@@ -49,6 +49,9 @@ let package = Package(
         // than zlib (docs/performance.md); it is optional: used when the build saw its header (apt: libisal-dev)
         // and libisal.so.2 loads at run time (dlopen), so nothing links it. zlib inflates otherwise.
         .target(name: "CInflate", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("dl")]),
+        // Typed Parquet tables beside the CSV (SPEC §22): our own small writer (no usable Swift Parquet library
+        // here), PLAIN pages compressed with the system zlib.
+        .target(name: "WinbackParquet", dependencies: ["CZlib"]),
         // Files: byte sources (digested: SHA-256 for the manifest), gzip streams, line reading, globs; report
         // writers, atomic publishing and the run lock.
         .target(
@@ -59,7 +62,7 @@ let package = Package(
         .target(
             name: "WinbackJobs",
             dependencies: [
-                "WinbackCore", "WinbackCrypto", "WinbackIngest", "WinbackIO",
+                "WinbackCore", "WinbackCrypto", "WinbackIngest", "WinbackIO", "WinbackParquet",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -98,6 +101,7 @@ let package = Package(
         ),
         .testTarget(name: "WinbackIngestTests", dependencies: ["WinbackCore", "WinbackCrypto", "WinbackIngest", "WinbackTestSupport"]),
         .testTarget(name: "WinbackIOTests", dependencies: ["WinbackIO", "WinbackTestSupport"]),
+        .testTarget(name: "WinbackParquetTests", dependencies: ["WinbackParquet", "WinbackIO"]),
         .testTarget(
             name: "WinbackJobsTests",
             dependencies: ["WinbackJobs", "WinbackIO", "WinbackTestSupport", "winback", .product(name: "GRDB", package: "GRDB.swift")]

@@ -47,7 +47,7 @@ import WinbackCore
             name: "unknown nested key", text: replacing("\"gracePeriodDays\"", with: "\"graceDays\": 1, \"gracePeriodDays\""),
             key: "report.graceDays",
             message:
-                "unknown key (allowed here: commission, currency, exchangeRates, gracePeriodDays, maxDataLagDays, maxLineBytes, maxRejectRate, taxRates, timeZone)"
+                "unknown key (allowed here: commission, currency, exchangeRates, formats, gracePeriodDays, maxDataLagDays, maxLineBytes, maxRejectRate, taxRates, timeZone)"
         ),
         BadConfig(
             name: "bad grace period", text: replacing("\"gracePeriodDays\": 16", with: "\"gracePeriodDays\": 5"),

@@ -14,6 +14,13 @@ public struct ReportSettings: Sendable, Equatable {
     public var maxLineBytes: Int
     /// Reporting currency, exchange rates, commission and tax rates (SPEC §11).
     public var money: MoneySettings
+    /// `report.formats` (SPEC §22): whether each table is written as gzip CSV, as Parquet, or both.
+    public var formats: Set<TableFormat> = [.csv]
+
+    /// A format of the published tables.
+    public enum TableFormat: String, Sendable, CaseIterable {
+        case csv, parquet
+    }
 
     /// Settings from the config's `report` object.
     public init(

@@ -65,7 +65,7 @@ public struct WinbackConfig: Sendable, Equatable {
         let report = try ConfigObject(try reader.required("report"), key: "report")
         try report.allowOnly([
             "timeZone", "gracePeriodDays", "maxRejectRate", "maxDataLagDays", "maxLineBytes", "currency", "exchangeRates", "commission",
-            "taxRates",
+            "taxRates", "formats",
         ])
         let timeZone = try report.string("timeZone")
         guard TimeZone(identifier: timeZone) != nil else {
@@ -89,6 +89,19 @@ public struct WinbackConfig: Sendable, Equatable {
             throw ConfigError(key: "report.maxLineBytes", message: "expected an integer from 1024 to 1073741824, found \(maxLineBytes)")
         }
         let money = try MoneySettings.parse(report)
+        var formats: Set<ReportSettings.TableFormat> = [.csv]
+        if report.optional("formats") != nil {
+            let names = try report.stringArray("formats")
+            let parsed = names.compactMap(ReportSettings.TableFormat.init(rawValue:))
+            guard !names.isEmpty, parsed.count == names.count, Set(parsed).count == parsed.count else {
+                throw ConfigError(
+                    key: "report.formats",
+                    message:
+                        "expected a non-empty list of distinct 'csv' and 'parquet', found \(names.map { "'\($0)'" }.joined(separator: ", "))"
+                )
+            }
+            formats = Set(parsed)
+        }
 
         var signing: SigningSettings? = nil
         if let signingValue = reader.optional("signing") {
@@ -116,9 +129,13 @@ public struct WinbackConfig: Sendable, Equatable {
         return WinbackConfig(
             app: AppIdentity(bundleId: bundleId, appAppleId: appAppleId, environment: environment),
             inputs: inputs, rootCertificates: roots, acceptUnsignedPayloads: acceptUnsigned,
-            report: ReportSettings(
-                timeZone: timeZone, gracePeriodDays: Int(grace), maxRejectRate: maxRejectRate, maxDataLagDays: Int(maxDataLagDays),
-                maxLineBytes: Int(maxLineBytes), money: money),
+            report: {
+                var settings = ReportSettings(
+                    timeZone: timeZone, gracePeriodDays: Int(grace), maxRejectRate: maxRejectRate, maxDataLagDays: Int(maxDataLagDays),
+                    maxLineBytes: Int(maxLineBytes), money: money)
+                settings.formats = formats
+                return settings
+            }(),
             signing: signing, api: api, ledger: ledger, store: store, output: output, campaigns: campaigns)
     }
 }
