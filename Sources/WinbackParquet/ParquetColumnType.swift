@@ -39,7 +39,10 @@ public enum ParquetColumnType: Sendable, Equatable {
 /// One value of a row: the unscaled integer of an INT64/INT32 column (days for a date), a string's bytes,
 /// or a boolean.
 public enum ParquetValue: Sendable, Equatable {
+    /// An INT64 value, a decimal's unscaled value, a timestamp's milliseconds or a date's days.
     case integer(Int64)
+    /// A string's UTF-8 bytes.
     case bytes([UInt8])
+    /// A BOOLEAN value.
     case boolean(Bool)
 }

@@ -10,9 +10,12 @@ import CZlib
 public final class ParquetWriter {
     /// A column's name and type.
     public struct Column: Sendable, Equatable {
+        /// The column's name (the CSV header's).
         public var name: String
+        /// Its physical and logical type.
         public var type: ParquetColumnType
 
+        /// A column `name` of `type`.
         public init(name: String, type: ParquetColumnType) {
             self.name = name
             self.type = type
@@ -21,6 +24,7 @@ public final class ParquetWriter {
 
     /// Why a table could not be written.
     public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong.
         public var description: String
     }
 
