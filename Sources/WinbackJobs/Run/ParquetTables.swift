@@ -11,9 +11,13 @@ enum ParquetTables {
     /// Writes the Parquet twins of the CSV tables among `outputs` into `directory`, and `views.sql` naming
     /// `outputDirectory`; returns the outputs as published (CSV kept or dropped per `formats`).
     static func write(
-        _ outputs: [OutputStats], directory: String, outputDirectory: String, formats: Set<ReportSettings.TableFormat>
+        _ outputs: [OutputStats], directory: String, outputDirectory: String, formats: Set<ReportSettings.TableFormat>,
+        isQuiet: Bool = true
     ) throws -> [OutputStats] {
         guard formats.contains(.parquet) else { return outputs }
+        // Its own phase line (`phase=parquet rows=… seconds=…`), so its cost can be read off every run.
+        let phase = PhaseProgress(phase: "parquet", isQuiet: isQuiet)
+        defer { phase.finish() }
         var published: [OutputStats] = []
         var tables: [String] = []
         for output in outputs {
@@ -23,7 +27,9 @@ enum ParquetTables {
             }
             if formats.contains(.csv) { published.append(output) }
             let table = String(output.name.dropLast(".csv.gz".count))
-            published.append(try convert(output, table: table, directory: directory))
+            let converted = try convert(output, table: table, directory: directory)
+            phase.advance(by: converted.rows)
+            published.append(converted)
             tables.append(table)
             if !formats.contains(.csv) {
                 try? FileManager.default.removeItem(atPath: directory + "/" + output.name)
@@ -46,57 +52,87 @@ enum ParquetTables {
         }
     }
 
-    /// A CSV cell as the Parquet value of its column type (`nil` for an empty cell); throws for a cell the
-    /// type does not parse, which would be a defect of the writer that made the CSV.
-    static func value(_ text: String?, _ type: ColumnType) -> ParquetValue?? {
-        guard let text else { return .some(nil) }
+    /// A CSV cell's bytes as the Parquet value of its column type (`.some(nil)` for an empty cell); `nil` for
+    /// a cell the type does not parse, which would be a defect of the writer that made the CSV.
+    static func value(_ cell: ArraySlice<UInt8>?, _ type: ColumnType) -> ParquetValue?? {
+        guard let cell, !cell.isEmpty else { return .some(nil) }
         switch type {
-        case .string, .currency, .month, .stringArray: return .bytes(Array(text.utf8))
-        case .integer, .money: return Int64(text).map { .integer($0) }
-        case .rate: return decimal(text, scale: 6).map { .integer($0) }
+        case .string, .currency, .month, .stringArray: return .bytes(Array(cell))
+        case .integer, .money: return integer(cell).map { .integer($0) }
+        case .rate: return decimal(cell, scale: 6).map { .integer($0) }
         case .boolean:
-            switch text {
-            case "true": return .boolean(true)
-            case "false": return .boolean(false)
-            default: return nil
-            }
+            if cell.elementsEqual("true".utf8) { return .boolean(true) }
+            if cell.elementsEqual("false".utf8) { return .boolean(false) }
+            return nil
         case .date:
-            guard let (year, month, day) = ReportCalendar.parseDate(text) else { return nil }
-            return .integer(InstantFormat.days(year: Int64(year), month: Int64(month), day: Int64(day)))
-        case .instant: return instant(text).map { .integer($0) }
+            guard cell.count == 10, let days = day(cell) else { return nil }
+            return .integer(days)
+        case .instant: return instant(cell).map { .integer($0) }
         }
     }
 
-    /// `-0.123456` as the integer 123456 with the sign, for `scale` decimals (fewer are padded).
-    static func decimal(_ text: String, scale: Int) -> Int64? {
-        var digits = Substring(text)
-        let isNegative = digits.hasPrefix("-")
+    /// ASCII digits with an optional minus sign, without overflow.
+    static func integer(_ bytes: ArraySlice<UInt8>) -> Int64? {
+        var digits = bytes
+        let isNegative = digits.first == UInt8(ascii: "-")
         if isNegative { digits = digits.dropFirst() }
-        let parts = digits.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count <= 2, let whole = Int64(parts[0]) else { return nil }
-        let fraction = parts.count == 2 ? parts[1] : ""
-        guard fraction.count <= scale, fraction.allSatisfy(\.isASCII),
-            let fractional = Int64(fraction + String(repeating: "0", count: scale - fraction.count))
+        guard !digits.isEmpty, digits.count <= 19 else { return nil }
+        var value: Int64 = 0
+        for byte in digits {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = shifted.addingReportingOverflow(Int64(byte - 0x30))
+            guard !overflow, !carry else { return nil }
+            value = sum
+        }
+        return isNegative ? -value : value
+    }
+
+    /// `-0.123456` as the unscaled integer of `scale` decimals (fewer decimals are padded; more are refused).
+    static func decimal(_ bytes: ArraySlice<UInt8>, scale: Int) -> Int64? {
+        var digits = bytes
+        let isNegative = digits.first == UInt8(ascii: "-")
+        if isNegative { digits = digits.dropFirst() }
+        let dot = digits.firstIndex(of: UInt8(ascii: "."))
+        let whole = dot.map { digits[digits.startIndex..<$0] } ?? digits
+        let fraction = dot.map { digits[($0 + 1)...] } ?? []
+        guard fraction.count <= scale, let wholeValue = integer(whole), wholeValue >= 0, !whole.isEmpty else { return nil }
+        var value = wholeValue
+        for position in 0..<scale {
+            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+            guard !overflow else { return nil }
+            value = shifted
+            if position < fraction.count {
+                let byte = fraction[fraction.startIndex + position]
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value += Int64(byte - 0x30)
+            }
+        }
+        return isNegative ? -value : value
+    }
+
+    /// A decimal given as text (see ``decimal(_:scale:)-(ArraySlice<UInt8>,_)``).
+    static func decimal(_ text: String, scale: Int) -> Int64? { decimal(ArraySlice(text.utf8), scale: scale) }
+
+    /// `YYYY-MM-DD` (the first 10 bytes) as days since 1970-01-01.
+    private static func day(_ bytes: ArraySlice<UInt8>) -> Int64? {
+        let base = bytes.startIndex
+        guard bytes.count >= 10, bytes[base + 4] == UInt8(ascii: "-"), bytes[base + 7] == UInt8(ascii: "-"),
+            let year = integer(bytes[base..<(base + 4)]), let month = integer(bytes[(base + 5)..<(base + 7)]),
+            let dayOfMonth = integer(bytes[(base + 8)..<(base + 10)]), (1...12).contains(month), (1...31).contains(dayOfMonth)
         else { return nil }
-        var scaled: Int64 = 1
-        for _ in 0..<scale { scaled *= 10 }
-        let (product, overflow) = whole.multipliedReportingOverflow(by: scaled)
-        guard !overflow else { return nil }
-        return isNegative ? -(product + fractional) : product + fractional
+        return InstantFormat.days(year: year, month: month, day: dayOfMonth)
     }
 
     /// `2026-11-19T06:00:00.000Z` as epoch milliseconds.
-    static func instant(_ text: String) -> Int64? {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 24, bytes[10] == UInt8(ascii: "T"), bytes[23] == UInt8(ascii: "Z"),
-            let (year, month, day) = ReportCalendar.parseDate(String(decoding: bytes[0..<10], as: UTF8.self))
+    static func instant(_ bytes: ArraySlice<UInt8>) -> Int64? {
+        let base = bytes.startIndex
+        guard bytes.count == 24, bytes[base + 10] == UInt8(ascii: "T"), bytes[base + 23] == UInt8(ascii: "Z"), let days = day(bytes)
         else { return nil }
-        func number(_ range: Range<Int>) -> Int64? { Int64(String(decoding: bytes[range], as: UTF8.self)) }
-        guard let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19), let millisecond = number(20..<23)
-        else {
+        func number(_ offset: Int, _ length: Int) -> Int64? { integer(bytes[(base + offset)..<(base + offset + length)]) }
+        guard let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2), let millisecond = number(20, 3) else {
             return nil
         }
-        let days = InstantFormat.days(year: Int64(year), month: Int64(month), day: Int64(day))
         return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
     }
 
@@ -112,29 +148,32 @@ enum ParquetTables {
         var hasher = SHA256()
         let writer: ParquetWriter
         do {
-            writer = try ParquetWriter(columns: columns.map { .init(name: $0.name, type: parquetType($0.type)) }) { bytes in
+            writer = try ParquetWriter(
+                columns: columns.map { .init(name: $0.name, type: parquetType($0.type)) },
+                compressionLevel: ReportFileWriter.gzipLevel(output.schema)
+            ) { bytes in
                 hasher.update(data: bytes)
                 try handle.write(contentsOf: bytes)
             }
-            var reader = CSVRecordReader(source: try GzipReader(source: try FileByteSource(path: csvPath)))
+            var reader = CSVRowReader(source: try GzipReader(source: try FileByteSource(path: csvPath)))
             var isHeader = true
             var rowNumber = 0
-            while let record = try reader.next() {
+            var row: [ParquetValue?] = []
+            row.reserveCapacity(columns.count)
+            while let fields = try reader.next() {
                 if isHeader {
                     isHeader = false
                     continue
                 }
                 rowNumber += 1
-                let fields = CSVFormat.fields(of: record)
                 guard fields.count == columns.count else {
                     throw JobError.internalError("\(output.name) row \(rowNumber): \(fields.count) fields for \(columns.count) columns")
                 }
-                var row: [ParquetValue?] = []
-                row.reserveCapacity(columns.count)
+                row.removeAll(keepingCapacity: true)
                 for (field, column) in zip(fields, columns) {
                     guard let value = value(field, column.type) else {
-                        throw JobError.internalError(
-                            "\(output.name) row \(rowNumber): \(column.name) '\(field ?? "")' is not a \(column.type)")
+                        let text = field.map { String(decoding: $0, as: UTF8.self) } ?? ""
+                        throw JobError.internalError("\(output.name) row \(rowNumber): \(column.name) '\(text)' is not a \(column.type)")
                     }
                     row.append(value)
                 }
@@ -172,9 +211,9 @@ enum ParquetTables {
     }
 }
 
-/// CSV records of a byte stream: a newline inside quotes belongs to its field (RFC 4180), so records are
-/// split on newlines outside quotes only.
-struct CSVRecordReader {
+/// The rows of a CSV byte stream (RFC 4180 as ``CSVFormat`` writes it), each as its fields' bytes (`nil` for
+/// an empty cell, quotes removed and `""` unescaped). A newline inside quotes belongs to its field.
+struct CSVRowReader {
     private var source: any ByteSource
     private var buffer: [UInt8] = []
     private var position = 0
@@ -184,23 +223,74 @@ struct CSVRecordReader {
         self.source = source
     }
 
-    /// The next record with its newline, or `nil` at the end.
-    mutating func next() throws -> String? {
-        var record: [UInt8] = []
-        var isQuoted = false
+    /// Reads more input, keeping the bytes from `position` on; `false` at the end.
+    private mutating func refill() throws -> Bool {
+        guard !isEnd else { return false }
+        if position > 0 {
+            buffer.removeFirst(position)
+            position = 0
+        }
+        if try source.read(into: &buffer, maximumCount: 1 << 20) == 0 { isEnd = true }
+        return !isEnd
+    }
+
+    /// The next row's fields, or `nil` at the end.
+    mutating func next() throws -> [ArraySlice<UInt8>?]? {
         while true {
-            if position == buffer.count {
-                guard !isEnd else { return record.isEmpty ? nil : String(decoding: record, as: UTF8.self) }
-                buffer.removeAll(keepingCapacity: true)
-                position = 0
-                if try source.read(into: &buffer, maximumCount: 1 << 18) == 0 { isEnd = true }
+            if let row = parse() { return row }
+            guard try refill() else {
+                guard position < buffer.count else { return nil }
+                buffer.append(0x0A)  // the last row without its newline
+                return parse()
+            }
+        }
+    }
+
+    /// The row starting at `position` when the buffer holds all of it (through its newline), else `nil`.
+    private mutating func parse() -> [ArraySlice<UInt8>?]? {
+        var fields: [ArraySlice<UInt8>?] = []
+        var index = position
+        var fieldStart = index
+        var quoted: [UInt8]?
+        var isQuoted = false
+        while index < buffer.count {
+            let byte = buffer[index]
+            if isQuoted {
+                if byte == 0x22 {
+                    if index + 1 < buffer.count, buffer[index + 1] == 0x22 {
+                        quoted?.append(0x22)
+                        index += 2
+                        continue
+                    }
+                    if index + 1 == buffer.count, !isEnd { return nil }
+                    isQuoted = false
+                } else {
+                    quoted?.append(byte)
+                }
+                index += 1
                 continue
             }
-            let byte = buffer[position]
-            position += 1
-            record.append(byte)
-            if byte == 0x22 { isQuoted.toggle() }
-            if byte == 0x0A, !isQuoted { return String(decoding: record, as: UTF8.self) }
+            switch byte {
+            case 0x22:
+                isQuoted = true
+                quoted = quoted ?? []
+            case 0x2C, 0x0A:
+                if let text = quoted {
+                    fields.append(text[...])
+                } else {
+                    fields.append(index > fieldStart ? buffer[fieldStart..<index] : nil)
+                }
+                quoted = nil
+                fieldStart = index + 1
+                if byte == 0x0A {
+                    position = index + 1
+                    return fields
+                }
+            default:
+                quoted?.append(byte)
+            }
+            index += 1
         }
+        return nil
     }
 }

@@ -231,7 +231,8 @@ public enum RunJob {
             reports: reports, offersSigned: offersSigned, campaigns: campaigns.perCampaign, freshness: ingested.freshness)
         outputs.append(try RunPage.write(page, to: context.temporary))
         outputs = try ParquetTables.write(
-            outputs, directory: context.temporary, outputDirectory: context.publisher.outputDirectory, formats: config.report.formats)
+            outputs, directory: context.temporary, outputDirectory: context.publisher.outputDirectory, formats: config.report.formats,
+            isQuiet: options.isQuiet)
 
         let manifest = RunSummary.manifest(
             calendar: calendar, timeZone: config.report.timeZone, configSha256: HexDigest.string(SHA256.hash(data: context.loaded.bytes)),
