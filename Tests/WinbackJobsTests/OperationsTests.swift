@@ -42,6 +42,27 @@ import WinbackTestSupport
         #expect(result.exitCode == 0)
     }
 
+    /// A gzip `.json` document cut half-way (SPEC §23): the elements before the damage are records, the
+    /// rest one located `malformed_json` reject.
+    @Test func aTruncatedGzipDocumentKeepsTheRecordsBeforeTheDamage() throws {
+        let sample = Fixtures.packageRoot.appendingPathComponent("sample-data/exports/status/statuses.json.gz")
+        let bytes = Array(try Data(contentsOf: sample))
+        let config = try Self.inputsConfig("truncated-document", files: ["statuses.json.gz": Array(bytes.prefix(bytes.count * 3 / 4))])
+        let result = try CommandRunner.run(["verify", "--config", config.path, "--quiet"])
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let rejects = try lines.dropLast().map { try JSONParser.parse($0) }
+        #expect(rejects.count == 1, "\(result.stdout)")
+        #expect(rejects.first?["code"] == .string("malformed_json"))
+        #expect(rejects.first?["message"]?.stringValue?.hasPrefix("input damaged: gzip stream truncated") == true, "\(result.stdout)")
+        #expect(rejects.first?["path"]?.stringValue?.contains("].lastTransactions[") == true, "\(result.stdout)")
+        let summary = try JSONParser.parse(try #require(lines.last))
+        guard case .integer(let accepted)? = summary["records"]?["accepted"] else {
+            Issue.record("no accepted count")
+            return
+        }
+        #expect(accepted >= 2)
+    }
+
     @Test func aTenMegabyteLineIsOneRejection() throws {
         let line =
             Array(#"{"signedTransactionInfo": ""#.utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 10_000_000) + Array("\"}\n".utf8)
