@@ -1,6 +1,6 @@
 /// How an input file is read, decided by its case-sensitive suffix (SPEC §10).
 public struct InputFormat: Sendable, Equatable {
-    /// NDJSON (one record per line) or a JSON document (parsed whole).
+    /// NDJSON (one record per line) or a JSON document (streamed element by element).
     public enum Shape: Sendable, Equatable {
         case ndjson
         case document

@@ -34,9 +34,9 @@ public struct LineReader {
     public static let batchCapacity = 1 << 21
     /// The least room a read is given.
     private static let chunkSize = 1 << 18
-    /// The longest line (or document, for ``readRemaining()``) held whole, in bytes.
+    /// The longest line held whole, in bytes.
     public let maximumLineBytes: Int
-    /// How much of an over-long line or document is kept: its start, for the rejection's `record`.
+    /// How much of an over-long line is kept: its start, for the rejection's `record`.
     public static let overlongPrefixBytes = 4096
     /// The default ``maximumLineBytes``: 16 MiB, far above any real App Store record.
     public static let defaultMaximumLineBytes = 16 << 20
@@ -204,32 +204,5 @@ public struct LineReader {
         nextInCurrent += 1
         lineNumber = line.number
         return try body(current.bytes[line.range])
-    }
-
-    /// Reads everything that is left (for JSON documents, which are parsed whole). Call it on a fresh
-    /// reader: lines already in a batch are not included. A document over ``maximumLineBytes`` is read to
-    /// its end and dropped, and ``OverlongInput`` is thrown with its first bytes and length.
-    public mutating func readRemaining() throws -> [UInt8] {
-        var result = carried
-        carried = []
-        while !isEnd {
-            if try source.read(into: &result, maximumCount: Self.chunkSize) == 0 { isEnd = true }
-            if result.count > maximumLineBytes {
-                var length = result.count
-                let prefix = Array(result.prefix(Self.overlongPrefixBytes))
-                result = []
-                var scratch = [UInt8](repeating: 0, count: Self.chunkSize)
-                while true {
-                    let count = try scratch.withUnsafeMutableBytes { try source.read(into: $0) }
-                    if count == 0 { break }
-                    length += count
-                }
-                isEnd = true
-                throw OverlongInput(length: length, prefix: prefix)
-            }
-        }
-        if isFirst, result.starts(with: [0xEF, 0xBB, 0xBF]) { result.removeFirst(3) }
-        isFirst = false
-        return result
     }
 }

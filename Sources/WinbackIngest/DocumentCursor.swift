@@ -125,9 +125,6 @@ struct DocumentCursor {
     /// Releases the newest pin without looking at it.
     mutating func drop() { _ = pins.popLast() }
 
-    /// Whether any pin is held.
-    var isPinned: Bool { !pins.isEmpty }
-
     /// Why a value could not be skipped: a JSONParser-style reason and the absolute offset.
     struct Stop: Error {
         var reason: String

@@ -192,16 +192,6 @@ import WinbackIO
         #expect(second.map { String(decoding: $0.bytes[$0.lines[0].range], as: UTF8.self) } == "after")
     }
 
-    /// A `.json` document over the limit is read to its end and reported with its first bytes and length.
-    @Test func anOverLongDocumentThrowsWithItsLength() throws {
-        var reader = LineReader(source: GeneratedSource(remaining: 5 << 20, tail: []), maximumLineBytes: 1 << 20)
-        #expect {
-            _ = try reader.readRemaining()
-        } throws: { error in
-            (error as? OverlongInput).map { $0.length == 5 << 20 && $0.prefix.count == LineReader.overlongPrefixBytes } ?? false
-        }
-    }
-
     @Test func aTenMegabyteLineIsOneLine() {
         let long = [UInt8](repeating: UInt8(ascii: "x"), count: 10_000_000)
         var reader = LineReader(source: MemoryByteSource(bytes: Array("first\n".utf8) + long + Array("\nlast\n".utf8), chunk: 1 << 20))

@@ -27,7 +27,7 @@ import WinbackTestSupport
         #expect(result.exitCode == 64)
         #expect(
             result.firstErrorLine
-                == "winback: error: invalid config \(url.path): report.gracePeriod: unknown key (allowed here: commission, currency, exchangeRates, gracePeriodDays, maxDataLagDays, maxLineBytes, maxRejectRate, taxRates, timeZone)"
+                == "winback: error: invalid config \(url.path): report.gracePeriod: unknown key (allowed here: commission, currency, exchangeRates, formats, gracePeriodDays, maxDataLagDays, maxLineBytes, maxRejectRate, taxRates, timeZone)"
         )
     }
 

@@ -9,8 +9,9 @@ public struct ReportSettings: Sendable, Equatable {
     /// Days the as-of date may be after the day of the data's newest `signedDate` before the run calls its
     /// data stale (a warning, `"stale": true`, a banner on the page); default 2.
     public var maxDataLagDays: Int
-    /// The longest NDJSON line or `.json` document read whole, in bytes (default 16 MiB); a longer one is
-    /// one `malformed_json` rejection keeping its first bytes, and reading goes on after it.
+    /// The longest record held whole — an NDJSON line or one element of a `.json` document — in bytes
+    /// (default 16 MiB); a longer one is one `malformed_json` rejection keeping its first bytes, and reading
+    /// goes on after it.
     public var maxLineBytes: Int
     /// Reporting currency, exchange rates, commission and tax rates (SPEC §11).
     public var money: MoneySettings
