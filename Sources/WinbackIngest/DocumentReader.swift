@@ -248,38 +248,19 @@ public struct DocumentReader {
         path: (Int) -> String, emit: ([RawRecord], Int) async throws -> Void,
         each: (inout DocumentReader, Int) async throws -> Void
     ) async throws {
-        cursor.advance()
-        cursor.skipWhitespace()
-        if cursor.peek() == UInt8(ascii: "]") {
-            cursor.advance()
-            return
-        }
+        guard !isEmptyContainer(closedBy: UInt8(ascii: "]")) else { return }
         var index = 0
-        while true {
+        repeat {
             cursor.skipWhitespace()
             try await each(&self, index)
             index += 1
-            cursor.skipWhitespace()
-            switch cursor.peek() {
-            case UInt8(ascii: ","): cursor.advance()
-            case UInt8(ascii: "]"):
-                cursor.advance()
-                return
-            case nil: throw Break(reason: "unterminated array", offset: cursor.offset, path: path(index))
-            default: throw Break(reason: "expected ',' or ']'", offset: cursor.offset, path: path(index))
-            }
-        }
+        } while try hasNextItem(closedBy: UInt8(ascii: "]"), container: "array", path: path(index))
     }
 
     /// Walks `{ … }` at the cursor, calling `each` with each member's key (the cursor at its value).
     private mutating func members(path: String?, each: (inout DocumentReader, String) async throws -> Void) async throws {
-        cursor.advance()
-        cursor.skipWhitespace()
-        if cursor.peek() == UInt8(ascii: "}") {
-            cursor.advance()
-            return
-        }
-        while true {
+        guard !isEmptyContainer(closedBy: UInt8(ascii: "}")) else { return }
+        repeat {
             cursor.skipWhitespace()
             guard cursor.peek() == UInt8(ascii: "\"") else {
                 throw Break(reason: "expected a member name", offset: cursor.offset, path: path)
@@ -290,15 +271,31 @@ public struct DocumentReader {
             cursor.advance()
             cursor.skipWhitespace()
             try await each(&self, key)
-            cursor.skipWhitespace()
-            switch cursor.peek() {
-            case UInt8(ascii: ","): cursor.advance()
-            case UInt8(ascii: "}"):
-                cursor.advance()
-                return
-            case nil: throw Break(reason: "unterminated object", offset: cursor.offset, path: path)
-            default: throw Break(reason: "expected ',' or '}'", offset: cursor.offset, path: path)
-            }
+        } while try hasNextItem(closedBy: UInt8(ascii: "}"), container: "object", path: path)
+    }
+
+    /// Past the opening bracket at the cursor; `true` when the container is empty (its closing bracket consumed too).
+    private mutating func isEmptyContainer(closedBy close: UInt8) -> Bool {
+        cursor.advance()
+        cursor.skipWhitespace()
+        guard cursor.peek() == close else { return false }
+        cursor.advance()
+        return true
+    }
+
+    /// After an item: past a `,` (`true`: another item follows) or the closing bracket (`false`); anything
+    /// else is where the document breaks.
+    private mutating func hasNextItem(closedBy close: UInt8, container: String, path: String?) throws -> Bool {
+        cursor.skipWhitespace()
+        switch cursor.peek() {
+        case UInt8(ascii: ","):
+            cursor.advance()
+            return true
+        case close:
+            cursor.advance()
+            return false
+        case nil: throw Break(reason: "unterminated \(container)", offset: cursor.offset, path: path)
+        default: throw Break(reason: "expected ',' or '\(Character(Unicode.Scalar(close)))'", offset: cursor.offset, path: path)
         }
     }
 

@@ -15,9 +15,8 @@ public enum StoreEntryDecoder {
 
     /// Checks `bytes`: long enough, the right header and version, the SHA-256 at its end matching the rest,
     /// and the key it carries equal to `key` (``StoreEntryEncoder/key(path:size:sha256:verifierDigest:)``).
-    /// Throws ``Damage`` otherwise. Returns the length of the outcomes part (header included).
-    @discardableResult
-    public static func check(_ bytes: UnsafeRawBufferPointer, keyed: Bool = false, key: String) throws(Damage) -> Int {
+    /// Throws ``Damage`` otherwise.
+    public static func check(_ bytes: UnsafeRawBufferPointer, keyed: Bool = false, key: String) throws(Damage) {
         let header = StoreEntryEncoder.magic.count + 1
         guard bytes.count >= header + 1 + 32 else { throw Damage(description: "truncated (\(bytes.count) bytes)") }
         let magic = keyed ? StoreEntryEncoder.keyedMagic : StoreEntryEncoder.magic
@@ -43,7 +42,6 @@ public enum StoreEntryDecoder {
                 description: "the entry holds the outcomes of another file or verifier (its key names '\(first)', "
                     + "\(stored.split(separator: "\n").dropFirst().joined(separator: " ").prefix(60))…)")
         }
-        return keyEnd - keyLength
     }
 
     /// Replays a checked entry of `source`: `each` sees every outcome in order. Values are interned through

@@ -117,7 +117,7 @@ public final class VerifiedStore: Sendable {
         let path = directory + "/" + name
         do {
             let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-            _ = try data.withUnsafeBytes { try StoreEntryDecoder.check($0, keyed: isKeyed, key: key) }
+            try data.withUnsafeBytes { try StoreEntryDecoder.check($0, keyed: isKeyed, key: key) }
             remember(name)
             return data
         } catch {
