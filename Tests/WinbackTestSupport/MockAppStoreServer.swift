@@ -30,8 +30,9 @@ public final class MockAppStoreServer: Sendable {
         /// Send the headers (a `Content-Length` of `bytes`), then one byte every `interval` seconds until the
         /// client goes away or `bytes` are sent.
         case trickle(interval: Double, bytes: Int)
-        /// Answer 200 with `bytes` bytes of spaces (a body over the client's limit).
-        case huge(bytes: Int)
+        /// Answer 200 declaring a `Content-Length` of `declared` bytes, send `sent` bytes of spaces, then
+        /// close the connection (a body over the client's limit, refused from its header alone).
+        case huge(declared: Int, sent: Int)
         /// Answer 200 with `Content-Encoding: gzip` and these compressed bytes, whatever was asked for.
         case compressed([UInt8])
     }
@@ -183,11 +184,10 @@ public final class MockAppStoreServer: Sendable {
                 guard sendBytes(connection, [UInt8(ascii: " ")]) else { return }
             }
             return
-        case .huge(let bytes)?:
-            send(connection, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(bytes)\r\nConnection: close\r\n\r\n")
-            let chunk = [UInt8](repeating: UInt8(ascii: " "), count: 1 << 20)
-            var sent = 0
-            while sent < bytes, sendBytes(connection, Array(chunk.prefix(bytes - sent))) { sent += min(chunk.count, bytes - sent) }
+        case .huge(let declared, let sent)?:
+            send(
+                connection, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(declared)\r\nConnection: close\r\n\r\n")
+            _ = sendBytes(connection, [UInt8](repeating: UInt8(ascii: " "), count: sent))
             return
         case .compressed(let body)?:
             send(

@@ -12,8 +12,8 @@ import Synchronization
 ///
 /// What a peer cannot make it do: follow a redirect (the 3xx is the response, so the bearer token never
 /// goes to another origin); take longer than ``timeout`` for a whole response, however slowly the body
-/// trickles; or hold more than ``maximumBodyBytes`` of a body (after any decompression; `identity` is the
-/// only encoding asked for).
+/// trickles; or hold more than ``maximumBodyBytes`` of a body (refused from its `Content-Length` before it is
+/// read, else as it arrives, after any decompression; `identity` is the only encoding asked for).
 struct HTTPTransport: Sendable {
     /// Why no usable response arrived: a connection refused or dropped (mid-body included), a timeout, a
     /// TLS failure — temporary, tried again — or a body over the limit (``isTooLarge``), which is not.
@@ -90,6 +90,8 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable
     func expire(_ task: URLSessionTask, after seconds: Double) {
         let isRunning = transfers.withLock { transfers in
             guard transfers[task.taskIdentifier] != nil else { return false }
+            // A failure already recorded (a body over the limit) is the reason, not the deadline.
+            guard transfers[task.taskIdentifier]?.failure == nil else { return true }
             transfers[task.taskIdentifier]?.failure = HTTPTransport.Failure(
                 description: "timed out (no complete answer within \(seconds.formatted()) s)")
             return true
@@ -105,14 +107,26 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable
         completionHandler(nil)
     }
 
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        // A declared length over the limit is refused before any of the body is read.
+        guard response.expectedContentLength > Int64(maximumBodyBytes) else { return completionHandler(.allow) }
+        transfers.withLock { transfers in
+            if transfers[dataTask.taskIdentifier]?.failure == nil { transfers[dataTask.taskIdentifier]?.failure = tooLarge }
+        }
+        completionHandler(.cancel)
+        // Foundation on Linux does not always end the task for `.cancel`; cancelling it does.
+        dataTask.cancel()
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let isTooLarge = transfers.withLock { transfers in
             let id = dataTask.taskIdentifier
             guard transfers[id]?.failure == nil, let held = transfers[id]?.body.count else { return false }
             guard held + data.count <= maximumBodyBytes else {
-                transfers[id]?.failure = HTTPTransport.Failure(
-                    description: "the response body is over \(maximumBodyBytes) bytes (a notification history page is far smaller)",
-                    isTooLarge: true)
+                transfers[id]?.failure = tooLarge
                 transfers[id]?.body = Data()
                 return true
             }
@@ -121,6 +135,13 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable
             return false
         }
         if isTooLarge { dataTask.cancel() }
+    }
+
+    /// Why a body over the limit was refused.
+    private var tooLarge: HTTPTransport.Failure {
+        HTTPTransport.Failure(
+            description: "the response body is over \(maximumBodyBytes) bytes (a notification history page is far smaller)",
+            isTooLarge: true)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -43,7 +43,8 @@ public enum SyncJob {
 
         let baseURL = settings.baseURL ?? APISettings.defaultBaseURL(environment: loaded.config.app.environment)
         var client = NotificationHistoryClient(
-            transport: HTTPTransport(timeout: options.requestTimeout), baseURL: baseURL, key: key, bundleId: loaded.config.app.bundleId,
+            transport: HTTPTransport(timeout: options.requestTimeout, maximumBodyBytes: options.maximumResponseBytes), baseURL: baseURL,
+            key: key, bundleId: loaded.config.app.bundleId,
             policy: options.retryPolicy, now: options.now, sleep: options.sleep, jitter: options.jitter,
             log: options.isQuiet ? { _ in } : log)
         let progress = options.isQuiet ? nil : SyncProgress(log: log)

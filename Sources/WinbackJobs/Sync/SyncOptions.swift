@@ -17,6 +17,9 @@ public struct SyncOptions: Sendable {
     public var retryPolicy = RetryPolicy()
     /// Seconds a request may go without progress before it fails (and is retried).
     public var requestTimeout: Double = 60
+    /// The largest response body accepted, in bytes (after any decompression); a larger one is an unexpected
+    /// response (76). Default 64 MiB: a notification history page is far smaller.
+    public var maximumResponseBytes = 64 << 20
     /// The wall clock: the default days, the 180-day limit, each token's `iat`.
     public var now: @Sendable () -> Date
     /// Waits between attempts (tests record the delays instead).
