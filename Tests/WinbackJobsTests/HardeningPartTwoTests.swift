@@ -81,6 +81,19 @@ import WinbackTestSupport
         #expect(error.exitCode == 74 && error.description.contains("empty file"), "\(error)")
     }
 
+    /// A new ledger appears whole (built beside its path, then renamed): a run killed while creating it can
+    /// never leave the empty file the check above refuses (the nightly SIGKILL test hit that window once).
+    @Test func aNewLedgerIsNeverEmptyAndLeavesNoTemporaryFile() throws {
+        let shared = try CommandRunner.temporaryDirectory("ledger-new")
+        let ledger = shared.appendingPathComponent("ledger.sqlite")
+        let opened = try OfferLedger(path: ledger.path)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: ledger.path)[.size] as? Int)
+        #expect(size > 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shared.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
+        #expect(try Data(contentsOf: ledger).prefix(16) == Data("SQLite format 3\0".utf8))
+        withExtendedLifetime(opened) {}
+    }
+
     /// Two runs of one day with different `--out` sharing one ledger: the second is told another run holds
     /// the ledger (75), instead of a raw SQLite error.
     @Test func aLedgerInUseExits75NamingIt() async throws {

@@ -10,8 +10,8 @@ import WinbackIO
 ///
 /// One run at a time uses a ledger: it holds `<ledger>.lock` (an OS lock that dies with the process) while
 /// the ledger is open, so two runs of one day with different `--out` sharing a ledger cannot interleave
-/// (the second exits 75 naming the ledger). An empty ledger file is refused (74): a ledger is created by
-/// Winback, never found empty.
+/// (the second exits 75 naming the ledger). An empty ledger file is refused (74): a ledger is created whole
+/// (``create(_:)``), so an empty one was truncated.
 public final class OfferLedger {
     private let queue: DatabaseQueue
     private let lock: RunLock
@@ -31,6 +31,7 @@ public final class OfferLedger {
         } catch {
             throw JobError(error)
         }
+        if !FileManager.default.fileExists(atPath: path) { try Self.create(path) }
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size == 0 {
             throw .io(
                 IOError(
@@ -46,6 +47,34 @@ public final class OfferLedger {
             try Self.migrator.migrate(queue)
         } catch {
             throw .io(IOError(path: path, reason: "cannot open the offer ledger (\(error))"))
+        }
+    }
+
+    /// Creates a new ledger whole: built and migrated beside `path`, then renamed into place, so a run killed
+    /// while creating it leaves no ledger or a complete one — never the empty file that SQLite's own creation
+    /// would leave, and that ``init(path:startedAt:)`` refuses as a truncated ledger.
+    private static func create(_ path: String) throws(JobError) {
+        let temporary = (path as NSString).deletingLastPathComponent + "/." + (path as NSString).lastPathComponent + ".\(getpid()).tmp"
+        do {
+            unlink(temporary)
+            var configuration = Configuration()
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA page_size = \(OfferLedger.pageSize)") }
+            let queue = try DatabaseQueue(path: temporary, configuration: configuration)
+            try migrator.migrate(queue)
+            try queue.close()
+        } catch {
+            unlink(temporary)
+            throw .io(IOError(path: path, reason: "cannot create the offer ledger (\(error))"))
+        }
+        let descriptor = open(temporary, O_RDONLY)
+        if descriptor >= 0 {
+            fsync(descriptor)
+            close(descriptor)
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw .io(IOError(path: path, reason: "cannot move the new offer ledger into place (\(reason))"))
         }
     }
 
