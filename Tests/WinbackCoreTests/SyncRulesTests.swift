@@ -105,6 +105,50 @@ import WinbackCore
         #expect(result == example.expected)
     }
 
+    struct HistoryPageCase: Sendable, CustomTestStringConvertible {
+        var name: String
+        var body: String
+        var expected: Result<TransactionHistoryPage, MalformedAPIResponse>
+        var testDescription: String { name }
+    }
+
+    /// Get Transaction History v2 (`HistoryResponse`), Apple's members verbatim.
+    static let transactionPages: [HistoryPageCase] = [
+        HistoryPageCase(
+            name: "a page with more",
+            body:
+                #"{"revision":"1_2","bundleId":"com.example","appAppleId":1,"environment":"Production","hasMore":true,"signedTransactions":["a","b"]}"#,
+            expected: .success(TransactionHistoryPage(signedTransactions: ["a", "b"], revision: "1_2", hasMore: true))),
+        HistoryPageCase(
+            name: "nothing new since the revision", body: #"{"revision":"9","hasMore":false,"signedTransactions":[]}"#,
+            expected: .success(TransactionHistoryPage(signedTransactions: [], revision: "9", hasMore: false))),
+        HistoryPageCase(
+            name: "no revision", body: #"{"hasMore":false,"signedTransactions":["a"]}"#,
+            expected: .failure(.init(description: "revision: expected a non-empty string"))),
+        HistoryPageCase(
+            name: "a transaction that is not a string", body: #"{"revision":"1","signedTransactions":[{}]}"#,
+            expected: .failure(.init(description: "signedTransactions[0]: expected a non-empty string"))),
+        HistoryPageCase(
+            name: "hasMore not a boolean", body: #"{"revision":"1","hasMore":"yes"}"#,
+            expected: .failure(.init(description: "hasMore: expected a boolean, found string"))),
+    ]
+
+    @Test(arguments: transactionPages) func transactionHistoryPages(_ example: HistoryPageCase) {
+        let result = Result { () throws(MalformedAPIResponse) in try TransactionHistoryPage.parse(Array(example.body.utf8)) }
+        #expect(result == example.expected)
+    }
+
+    /// Get All Subscription Statuses bodies and their `lastTransactions` count (`nil`: malformed).
+    static let statusesBodies: [(String, Int?)] = [
+        (#"{"data":[{"subscriptionGroupIdentifier":"1","lastTransactions":[{},{}]},{"lastTransactions":[]}]}"#, 2),
+        (#"{"data":[{"subscriptionGroupIdentifier":"1"}]}"#, nil), (#"{"environment":"Sandbox"}"#, nil), (#"{"data":[{"lastTr"#, nil),
+    ]
+
+    @Test(arguments: statusesBodies)
+    func subscriptionStatusesBodies(body: String, items: Int?) {
+        #expect((try? APIResponseBody.checkStatuses(Array(body.utf8))) == items)
+    }
+
     @Test func aCutShortBodyIsMalformed() {
         #expect(throws: NotificationHistoryPage.Malformed.self) {
             try NotificationHistoryPage.parse(Array(#"{"notificationHistory":[{"signedPa"#.utf8))
@@ -132,7 +176,8 @@ import WinbackCore
         #expect(APISettings.defaultBaseURL(environment: "Sandbox") == "https://api.storekit-sandbox.itunes.apple.com")
         #expect(
             throws: ConfigError(
-                key: "api.token", message: "unknown key (allowed here: baseURL, directory, issuerId, keyId, privateKeyFile)")
+                key: "api.token",
+                message: "unknown key (allowed here: baseURL, directory, issuerId, keyId, privateKeyFile, requestsPerSecond)")
         ) {
             try Self.api(#"{"keyId": "ABC", "issuerId": "i", "directory": "d", "token": "x"}"#)
         }

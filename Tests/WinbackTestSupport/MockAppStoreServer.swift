@@ -39,6 +39,10 @@ public final class MockAppStoreServer: Sendable {
 
     /// A request the server received.
     public struct Request: Sendable {
+        /// `GET`, `POST`.
+        public var method: String
+        /// When the connection was accepted (the earliest the server knows of the request).
+        public var acceptedAt: ContinuousClock.Instant
         /// `/path?query`.
         public var target: String
         /// The request's `Authorization` header.
@@ -62,6 +66,8 @@ public final class MockAppStoreServer: Sendable {
         var faults: [Fault] = []
         var requests: [Request] = []
         var running = true
+        /// Each original transaction id's transactions (JWS), in the order Get Transaction History returns them.
+        var transactions: [String: [String]] = [:]
     }
 
     private let listener: Int32
@@ -72,14 +78,17 @@ public final class MockAppStoreServer: Sendable {
     private let bundleId: String
     private let notifications: [Notification]
     private let pageSize: Int
+    /// Transactions a page of Get Transaction History holds.
+    private let historyPageSize: Int
     /// `http://127.0.0.1:<port>`.
     public let baseURL: String
 
     /// Starts listening on an ephemeral loopback port.
     public init(
         publicKey: P256.Signing.PublicKey, keyId: String, issuerId: String, bundleId: String, notifications: [Notification],
-        pageSize: Int = 20
+        pageSize: Int = 20, transactions: [String] = [], historyPageSize: Int = 20
     ) throws {
+        self.historyPageSize = historyPageSize
         self.publicKey = publicKey
         self.keyId = keyId
         self.issuerId = issuerId
@@ -105,6 +114,7 @@ public final class MockAppStoreServer: Sendable {
         }
         listener = descriptor
         baseURL = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
+        add(transactions: transactions)
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }
@@ -114,6 +124,27 @@ public final class MockAppStoreServer: Sendable {
     /// Faults for the next requests, in order.
     public func inject(_ faults: [Fault]) {
         state.withLock { $0.faults += faults }
+    }
+
+    /// Adds transactions (JWS) to Get Transaction History and Get All Subscription Statuses, each after those
+    /// of its original transaction id: what a later request with the last `revision` returns (a refund is a
+    /// changed transaction added again).
+    public func add(transactions: [String]) {
+        state.withLock { state in
+            for jws in transactions {
+                guard let id = Self.originalTransactionId(of: jws) else { continue }
+                state.transactions[id, default: []].append(jws)
+            }
+        }
+    }
+
+    /// The `originalTransactionId` of a transaction JWS (unverified).
+    public static func originalTransactionId(of jws: String) -> String? {
+        let segments = jws.split(separator: ".")
+        guard segments.count == 3, let payload = Base64.decodeURL(String(segments[1])),
+            case .string(let id)? = try? JSONParser.parse(payload)["originalTransactionId"]
+        else { return nil }
+        return id
     }
 
     /// Every request received so far.
@@ -135,17 +166,19 @@ public final class MockAppStoreServer: Sendable {
         while state.withLock({ $0.running }) {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }
+            let acceptedAt = ContinuousClock.now
             let thread = Thread { [self] in
-                serve(connection)
+                serve(connection, acceptedAt: acceptedAt)
                 close(connection)
             }
             thread.start()
         }
     }
 
-    private func serve(_ connection: Int32) {
+    private func serve(_ connection: Int32, acceptedAt: ContinuousClock.Instant) {
         guard let (head, body) = readRequest(connection) else { return }
         let lines = head.components(separatedBy: "\r\n")
+        let method = lines.first?.split(separator: " ").first.map(String.init) ?? ""
         let target = lines.first?.split(separator: " ").dropFirst().first.map(String.init) ?? ""
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
@@ -154,7 +187,8 @@ public final class MockAppStoreServer: Sendable {
         }
         let authorization = headers["authorization"] ?? ""
         let fault: Fault? = state.withLock { state in
-            state.requests.append(Request(target: target, authorization: authorization, body: body))
+            state.requests.append(
+                Request(method: method, acceptedAt: acceptedAt, target: target, authorization: authorization, body: body))
             return state.faults.isEmpty ? nil : state.faults.removeFirst()
         }
         switch fault {
@@ -212,6 +246,12 @@ public final class MockAppStoreServer: Sendable {
 
     private func page(target: String, body: String) -> (status: Int, body: String) {
         let parts = target.split(separator: "?", maxSplits: 1)
+        if let path = parts.first, path.hasPrefix("/inApps/v2/history/") {
+            return history(of: String(path.dropFirst("/inApps/v2/history/".count)), query: parts.count == 2 ? String(parts[1]) : "")
+        }
+        if let path = parts.first, path.hasPrefix("/inApps/v1/subscriptions/") {
+            return statuses(of: String(path.dropFirst("/inApps/v1/subscriptions/".count)))
+        }
         guard parts.first == "/inApps/v1/notifications/history" else { return (404, #"{"errorCode":4040000,"errorMessage":"not found"}"#) }
         guard let request = try? JSONParser.parse(Array(body.utf8)), case .integer(let start)? = request["startDate"],
             case .integer(let end)? = request["endDate"], start < end
@@ -242,6 +282,60 @@ public final class MockAppStoreServer: Sendable {
         ]
         if hasMore { members.append(("paginationToken", .string("p/\(start)+\(offset + items.count)="))) }
         return (200, JSONText.render(JSONText.object(members)))
+    }
+
+    /// Get Transaction History v2: pages of ``historyPageSize`` from the transaction the `revision` names
+    /// (`h<count>`: the client has seen `count` of the id's transactions), ascending; 404 for an unknown id.
+    private func history(of id: String, query: String) -> (status: Int, body: String) {
+        let notFound = (404, #"{"errorCode":4040010,"errorMessage":"Transaction id not found."}"#)
+        guard let all = state.withLock({ $0.transactions[id] }) else { return notFound }
+        var start = 0
+        for item in query.split(separator: "&") {
+            let pair = item.split(separator: "=", maxSplits: 1).map(String.init)
+            guard pair.count == 2 else { return (400, #"{"errorCode":4000000,"errorMessage":"bad query"}"#) }
+            if pair[0] == "revision" {
+                let revision = pair[1].removingPercentEncoding ?? ""
+                guard revision.hasPrefix("h"), let count = Int(revision.dropFirst()), (0...all.count).contains(count) else {
+                    return (400, #"{"errorCode":4000030,"errorMessage":"Invalid revision."}"#)
+                }
+                start = count
+            } else if pair[0] == "sort", pair[1] != "ASCENDING" {
+                return (400, #"{"errorCode":4000000,"errorMessage":"expected sort=ASCENDING"}"#)
+            }
+        }
+        let items = all[start...].prefix(historyPageSize)
+        let next = start + items.count
+        return (
+            200,
+            JSONText.render(
+                JSONText.object([
+                    ("revision", .string("h\(next)")), ("bundleId", .string(bundleId)), ("appAppleId", .integer(1_234_567_890)),
+                    ("environment", .string("Production")), ("hasMore", .bool(next < all.count)),
+                    ("signedTransactions", .array(items.map { JSONElement(value: .string($0), range: 0..<0) })),
+                ]))
+        )
+    }
+
+    /// Get All Subscription Statuses: the id's last transaction as its group's `lastTransactions`; 404 for an
+    /// unknown id.
+    private func statuses(of id: String) -> (status: Int, body: String) {
+        guard let last = state.withLock({ $0.transactions[id]?.last }) else {
+            return (404, #"{"errorCode":4040010,"errorMessage":"Transaction id not found."}"#)
+        }
+        let item = JSONText.object([
+            ("status", .integer(1)), ("originalTransactionId", .string(id)), ("signedTransactionInfo", .string(last)),
+        ])
+        let group = JSONText.object([
+            ("subscriptionGroupIdentifier", .string("21440001")), ("lastTransactions", .array([JSONElement(value: item, range: 0..<0)])),
+        ])
+        return (
+            200,
+            JSONText.render(
+                JSONText.object([
+                    ("environment", .string("Production")), ("bundleId", .string(bundleId)), ("appAppleId", .integer(1_234_567_890)),
+                    ("data", .array([JSONElement(value: group, range: 0..<0)])),
+                ]))
+        )
     }
 
     /// Why the bearer token is not acceptable, or `nil` when it is.

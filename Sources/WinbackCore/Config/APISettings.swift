@@ -11,6 +11,9 @@ public struct APISettings: Sendable, Equatable {
     public var directory: String
     /// The API's base URL without a trailing `/`; `nil`: Apple's, by `app.environment` (``defaultBaseURL(environment:)``).
     public var baseURL: String?
+    /// The most requests a second `winback sync --history/--statuses` sends, retries included (1…50; Apple
+    /// allows 50 per app; default 40).
+    public var requestsPerSecond: Int64 = 40
 
     /// Settings from the config's `api` object.
     public init(keyId: String, issuerId: String, privateKeyFile: String?, directory: String, baseURL: String?) {
@@ -28,7 +31,7 @@ public struct APISettings: Sendable, Equatable {
 
     /// Parses the `api` object: unknown keys, missing ids or a `baseURL` that is not `http(s)://host…` fail naming the key.
     static func parse(_ object: ConfigObject) throws(ConfigError) -> APISettings {
-        try object.allowOnly(["keyId", "issuerId", "privateKeyFile", "directory", "baseURL"])
+        try object.allowOnly(["keyId", "issuerId", "privateKeyFile", "directory", "baseURL", "requestsPerSecond"])
         let keyId = try object.string("keyId")
         let issuerId = try object.string("issuerId")
         let directory = try object.string("directory")
@@ -42,8 +45,17 @@ public struct APISettings: Sendable, Equatable {
             }
             while baseURL?.hasSuffix("/") == true { baseURL?.removeLast() }
         }
-        return APISettings(
+        var settings = APISettings(
             keyId: keyId, issuerId: issuerId, privateKeyFile: try object.optionalString("privateKeyFile"), directory: directory,
             baseURL: baseURL)
+        if let rate = try object.optionalInteger("requestsPerSecond") {
+            guard (1...50).contains(rate) else {
+                throw ConfigError(
+                    key: "api.requestsPerSecond",
+                    message: "expected requests a second from 1 to 50 (Apple allows 50 per app), found \(rate)")
+            }
+            settings.requestsPerSecond = rate
+        }
+        return settings
     }
 }

@@ -16,26 +16,12 @@ public struct NotificationHistoryPage: Sendable, Equatable {
     }
 
     /// Why a response body is not a `NotificationHistoryResponse`.
-    public struct Malformed: Error, Sendable, Equatable, CustomStringConvertible {
-        /// What is wrong, naming the field.
-        public var description: String
-
-        /// A body that is wrong as `description` says.
-        public init(description: String) {
-            self.description = description
-        }
-    }
+    public typealias Malformed = MalformedAPIResponse
 
     /// Parses a response body. Unknown members (`sendAttempts` and any Apple adds) are ignored; a missing
     /// `notificationHistory` is an empty page; anything else out of shape throws ``Malformed``.
     public static func parse(_ body: [UInt8]) throws(Malformed) -> NotificationHistoryPage {
-        let root: JSONValue
-        do {
-            root = try JSONParser.parse(body)
-        } catch {
-            throw Malformed(description: "the body is not JSON: \(error)")
-        }
-        guard root.objectMembers != nil else { throw Malformed(description: "expected a JSON object, found \(root.typeName)") }
+        let root = try APIResponseBody.object(body)
         var payloads: [String] = []
         switch root["notificationHistory"] {
         case nil, .null?: break

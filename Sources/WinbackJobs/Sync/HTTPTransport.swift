@@ -45,11 +45,12 @@ struct HTTPTransport: Sendable {
         self.maximumBodyBytes = maximumBodyBytes
     }
 
-    /// POSTs `body` to `url` with `headers`; any HTTP status is a response (a redirect too), not a failure.
-    func post(url: URL, headers: [(String, String)], body: [UInt8]) async throws(Failure) -> HTTPResponse {
+    /// Sends a `method` request (`GET`, or `POST` with `body`) to `url` with `headers`; any HTTP status is a
+    /// response (a redirect too), not a failure.
+    func send(method: String, url: URL, headers: [(String, String)], body: [UInt8]?) async throws(Failure) -> HTTPResponse {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        request.httpMethod = "POST"
-        request.httpBody = Data(body)
+        request.httpMethod = method
+        if let body { request.httpBody = Data(body) }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         let task = session.dataTask(with: request)

@@ -8,14 +8,9 @@ import WinbackIO
 /// are in. A day already written is skipped unless `refresh`. One sync at a time per directory (a lock).
 public enum SyncJob {
     /// Runs the sync; throws a ``JobError`` with the exit code of §15 (64, 74, 75, 76, 77).
-    public static func run(_ options: SyncOptions, log: @escaping (String) -> Void) async throws(JobError) -> SyncOutcome {
+    public static func run(_ options: SyncOptions, log: @escaping @Sendable (String) -> Void) async throws(JobError) -> SyncOutcome {
         let loaded = try LoadedConfig.load(path: options.configPath)
-        guard let settings = loaded.config.api else {
-            throw .config(
-                file: loaded.path,
-                ConfigError(
-                    key: "api", message: "expected keyId, issuerId, privateKeyFile and directory (required by winback sync), found none"))
-        }
+        let settings = try SyncSetup.settings(loaded)
         let days: [SyncDay]
         do {
             days = try SyncDayRange.days(
@@ -25,28 +20,18 @@ public enum SyncJob {
         }
         let key = try InAppPurchaseKeyLoader.apiKey(loaded, settings: settings, environment: options.environment, warn: log)
         let directory = loaded.resolve(settings.directory) + "/notifications"
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw .io(IOError(path: directory, reason: "cannot create directory (\(error.localizedDescription))"))
-        }
-        let lock: RunLock
-        do {
-            lock = try RunLock(
-                outputDirectory: directory,
-                startedAt: InstantFormat.iso8601(milliseconds: Int64(options.now().timeIntervalSince1970 * 1000)))
-        } catch {
-            throw JobError(error)
-        }
+        let lock = try SyncSetup.lock(directory, now: options.now())
         defer { withExtendedLifetime(lock) {} }
         removeLeftovers(in: directory)
 
         let baseURL = settings.baseURL ?? APISettings.defaultBaseURL(environment: loaded.config.app.environment)
-        var client = NotificationHistoryClient(
-            transport: HTTPTransport(timeout: options.requestTimeout, maximumBodyBytes: options.maximumResponseBytes), baseURL: baseURL,
-            key: key, bundleId: loaded.config.app.bundleId,
-            policy: options.retryPolicy, now: options.now, sleep: options.sleep, jitter: options.jitter,
-            log: options.isQuiet ? { _ in } : log)
+        let retryLog: @Sendable (String) -> Void
+        if options.isQuiet { retryLog = { _ in } } else { retryLog = log }
+        let client = NotificationHistoryClient(
+            client: AppStoreAPIClient(
+                transport: HTTPTransport(timeout: options.requestTimeout, maximumBodyBytes: options.maximumResponseBytes), baseURL: baseURL,
+                key: key, bundleId: loaded.config.app.bundleId, policy: options.retryPolicy, pacer: nil, now: options.now,
+                sleep: options.sleep, jitter: options.jitter, log: retryLog))
         let progress = options.isQuiet ? nil : SyncProgress(log: log)
         var outcome = SyncOutcome(from: days[0].label, to: days[days.count - 1].label, directory: directory)
         for day in days {
@@ -87,16 +72,7 @@ public enum SyncJob {
 
     /// The gzip NDJSON of a day: one `{"signedPayload":"…"}` line per notification (empty for a day without any).
     static func dayFile(_ signedPayloads: [String], path: String) throws(JobError) -> [UInt8] {
-        var text = ""
-        for payload in signedPayloads {
-            text += JSONText.render(JSONText.object(["signedPayload": .string(payload)]))
-            text += "\n"
-        }
-        do {
-            return try GzipWriter.compress(Array(text.utf8))
-        } catch {
-            throw .io(IOError(path: path, reason: "cannot compress (\(error))"))
-        }
+        try SyncSetup.lines(member: "signedPayload", signedPayloads, path: path)
     }
 
     /// Temporary files a killed sync left (`.<name>.<pid>.tmp`); the lock is held, so none is being written.

@@ -20,6 +20,18 @@ public struct SyncOptions: Sendable {
     /// The largest response body accepted, in bytes (after any decompression); a larger one is an unexpected
     /// response (76). Default 64 MiB: a notification history page is far smaller.
     public var maximumResponseBytes = 64 << 20
+    /// `--history`: fetch each id's transaction history (SPEC §20) instead of notifications.
+    public var history = false
+    /// `--statuses`: fetch each id's subscription statuses (SPEC §20) instead of notifications.
+    public var statuses = false
+    /// `--ids`: a file of original transaction ids, one per line (a relative path is from the working directory).
+    public var idsFile: String?
+    /// `--ids-from-notifications`: every `originalTransactionId` in the synced notifications.
+    public var idsFromNotifications = false
+    /// Ids worked on at once by `--history/--statuses` (the request pace holds whatever this is).
+    public var concurrency = HistorySyncJob.defaultConcurrency
+    /// Called as the pace lets each request of `--history/--statuses` go (tests measure the pace with it).
+    public var onRequest: (@Sendable () -> Void)?
     /// The wall clock: the default days, the 180-day limit, each token's `iat`.
     public var now: @Sendable () -> Date
     /// Waits between attempts (tests record the delays instead).
