@@ -95,4 +95,28 @@ import WinbackCore
         #expect(first.count == ReportSchema.campaignOutcomes.columns.count)
         #expect(Array(first[10...19]) == ["0", "0", "0", nil, nil, nil, nil, nil, nil, nil])
     }
+
+    /// SPEC §18: redeemed counts the selection's offer identifier with offer type 2 (promotional), 3 (offer
+    /// code), 4 (win-back) or 5 (retention); an introductory offer or an unknown type does not count.
+    @Test(arguments: [(Int32(1), "0"), (2, "1"), (3, "1"), (4, "1"), (5, "1"), (6, "0")])
+    func redeemedCountsOfferTypesTwoToFive(offerType: Int32, redeemed: String) {
+        let transactions = [
+            SubscriptionTransaction(
+                transactionId: "a", originalTransactionId: "s", productId: "m", purchaseDate: Self.day("2025-12-01"),
+                expiresDate: Self.day("2026-01-01"), price: 9990, currency: "USD"),
+            SubscriptionTransaction(
+                transactionId: "b", originalTransactionId: "s", productId: "m", purchaseDate: Self.day("2026-03-05"),
+                expiresDate: Self.day("2026-04-05"), offerType: offerType, offerIdentifier: "code-ref", offerDiscountType: "PAY_AS_YOU_GO",
+                price: 4990, currency: "USD"),
+        ]
+        let model = SubscriptionModel(transactions: transactions, renewals: [:], asOf: Self.day("2026-04-01"), gracePeriodDays: 0)
+        let cohort = CampaignCohort(
+            campaignId: "c", selectedOn: "2026-03-01", windowStart: Self.day("2026-03-02"), audience: "win_back",
+            members: [.init(originalTransactionId: "s", variant: .treatment, offerIdentifier: "code-ref")])
+        let rows = CampaignOutcomesReport.rows(
+            [cohort], timelines: Dictionary(uniqueKeysWithValues: model.timelines.map { ($0.originalTransactionId, $0) }),
+            asOf: Self.day("2026-04-01"), context: .unconverted)
+        let treatmentRedeemed = ReportSchema.campaignOutcomes.columns.firstIndex { $0.name == "treatment_redeemed" } ?? 0
+        #expect(rows.first?[treatmentRedeemed] == redeemed)
+    }
 }

@@ -105,6 +105,29 @@ import WinbackCrypto
         #expect(Self.selector.select(campaign, timelines: [timeline], asOf: asOf, coolingDown: []).map(\.accountKey) == ["o1"])
     }
 
+    /// `offer.offerIdentifiers` (SPEC §18): the account's offer is the first id of Apple's list (best first)
+    /// that the campaign allows; an account whose list has none of them does not qualify.
+    @Test(
+        arguments: [
+            (["plan.12m", "plan.1m"], ["other", "plan.1m", "plan.12m"], "plan.1m"), (["plan.12m"], ["other", "plan.12m"], "plan.12m"),
+            (["plan.12m"], ["other"], nil), (["plan.12m"], [], nil),
+        ] as [([String], [String], String?)])
+    func winBackPreferencesFollowApplesOrder(allowed: [String], listed: [String], offerOfAccount: String?) {
+        let lapsed = SubscriptionTransaction(
+            transactionId: "t1", originalTransactionId: "o1", productId: "m", purchaseDate: 0, expiresDate: 30 * InstantFormat.day)
+        let renewal = RenewalState(originalTransactionId: "o1", expirationIntent: 1, eligibleWinBackOfferIds: listed)
+        let asOf = 60 * InstantFormat.day
+        var campaign = Self.winBack { _ in }
+        campaign.offerKind = .winBack
+        campaign.offerIdentifier = nil
+        campaign.offerIdentifiers = allowed
+        campaign.signatures = []
+        let timeline = SubscriptionTimeline(transactions: [lapsed], renewal: renewal, asOf: asOf, graceMilliseconds: 0)
+        let selected = Self.selector.select(campaign, timelines: [timeline], asOf: asOf, coolingDown: [])
+        #expect(selected.map(\.accountKey) == (offerOfAccount == nil ? [] : ["o1"]))
+        #expect(selected.first?.offerIdentifier == offerOfAccount)
+    }
+
     @Test func oneConsiderationPerAccountCooldownAndCap() {
         let asOf = 100 * InstantFormat.day
         func subscription(_ id: String, token: String?, paidDays: Int64) -> SubscriptionTimeline {
@@ -251,6 +274,19 @@ import WinbackCrypto
             #"[{"id": "x", "audience": "win_back", "offer": {"type": "win_back", "offerIdentifier": "o"}, "signatures": ["v2"], "rules": {"lapseReasons": ["voluntary"]}}]"#,
             "campaigns[0] ('x').signatures",
             "expected none: Apple win-back offers are redeemed with StoreKit's win-back purchase option, without a signature"
+        ),
+        (
+            #"[{"id": "x", "audience": "win_back", "offer": {"type": "win_back", "offerIdentifier": "o", "offerIdentifiers": ["o"]}, "rules": {"lapseReasons": ["voluntary"]}}]"#,
+            "campaigns[0] ('x').offer.offerIdentifiers", "expected offerIdentifier or offerIdentifiers, not both (offerIdentifier is 'o')"
+        ),
+        (
+            #"[{"id": "x", "audience": "win_back", "offer": {"offerIdentifiers": ["o"]}, "signatures": ["v2"], "rules": {"lapseReasons": ["voluntary"]}}]"#,
+            "campaigns[0] ('x').offer.offerIdentifiers",
+            "expected offer.type 'win_back' (a preference among Apple's eligible win-back offers), found 'promotional'"
+        ),
+        (
+            #"[{"id": "x", "audience": "win_back", "offer": {"type": "win_back", "offerIdentifiers": []}, "rules": {"lapseReasons": ["voluntary"]}}]"#,
+            "campaigns[0] ('x').offer.offerIdentifiers", "expected a non-empty list of non-empty offer ids"
         ),
         (
             #"[{"id": "x", "audience": "retention", "offer": {"type": "win_back", "offerIdentifier": "o"}, "rules": {"maxDaysToExpiry": 3}}]"#,

@@ -172,8 +172,8 @@ import WinbackCore
                 #"{"keyId": "ABC", "issuerId": "i", "privateKeyFile": "k.p8", "directory": "sync", "baseURL": "http://127.0.0.1:8080//"}"#))
         #expect(
             api == APISettings(keyId: "ABC", issuerId: "i", privateKeyFile: "k.p8", directory: "sync", baseURL: "http://127.0.0.1:8080"))
-        #expect(APISettings.defaultBaseURL(environment: "Production") == "https://api.storekit.itunes.apple.com")
-        #expect(APISettings.defaultBaseURL(environment: "Sandbox") == "https://api.storekit-sandbox.itunes.apple.com")
+        #expect(APISettings.defaultBaseURL(environment: "Production") == "https://api.storekit.apple.com")
+        #expect(APISettings.defaultBaseURL(environment: "Sandbox") == "https://api.storekit-sandbox.apple.com")
         #expect(
             throws: ConfigError(
                 key: "api.token",
@@ -184,7 +184,7 @@ import WinbackCore
         #expect(
             throws: ConfigError(
                 key: "api.baseURL",
-                message: "expected an http:// or https:// URL such as 'https://api.storekit.itunes.apple.com', found 'ftp://x'")
+                message: "expected an http:// or https:// URL such as 'https://api.storekit.apple.com', found 'ftp://x'")
         ) {
             try Self.api(#"{"keyId": "ABC", "issuerId": "i", "directory": "d", "baseURL": "ftp://x"}"#)
         }

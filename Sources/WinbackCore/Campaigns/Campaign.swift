@@ -9,6 +9,10 @@ public struct Campaign: Sendable, Equatable {
     /// Required for signed promotional offers, except intro-only campaigns; `nil` for `billing_issue`, and
     /// for a win-back offer it means Apple's first eligible id.
     public var offerIdentifier: String?
+    /// `offer.offerIdentifiers` (SPEC §18): for an Apple win-back offer, the offers the campaign may give, in
+    /// no particular order of its own — an account gets the first id of its `eligibleWinBackOfferIds` (Apple's
+    /// order, best first) that is in the list, and qualifies only with one. `nil` when not given.
+    public var offerIdentifiers: [String]?
     /// `offer.type`: a signed promotional offer (default) or an unsigned Apple win-back offer.
     public var offerKind: OfferKind
     /// The audience's eligibility rules.

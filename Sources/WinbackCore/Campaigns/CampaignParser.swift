@@ -38,12 +38,33 @@ public enum CampaignParser {
             let offer = try ConfigObject(offerValue, key: "\(name).offer")
             campaign.offerProductId = try offer.optionalString("productId")
             campaign.offerIdentifier = try offer.optionalString("offerIdentifier")
+            if offer.optional("offerIdentifiers") != nil {
+                let identifiers = try offer.stringArray("offerIdentifiers")
+                guard campaign.offerIdentifier == nil else {
+                    throw ConfigError(
+                        key: "\(name).offer.offerIdentifiers",
+                        message:
+                            "expected offerIdentifier or offerIdentifiers, not both (offerIdentifier is '\(campaign.offerIdentifier ?? "")')"
+                    )
+                }
+                guard !identifiers.isEmpty, !identifiers.contains("") else {
+                    throw ConfigError(key: "\(name).offer.offerIdentifiers", message: "expected a non-empty list of non-empty offer ids")
+                }
+                campaign.offerIdentifiers = identifiers
+            }
             if let typeText = try offer.optionalString("type") {
                 guard let kind = OfferKind(rawValue: typeText) else {
                     throw ConfigError(key: "\(name).offer.type", message: "expected 'promotional' or 'win_back', found '\(typeText)'")
                 }
                 campaign.offerKind = kind
             }
+        }
+        if campaign.offerIdentifiers != nil, campaign.offerKind != .winBack {
+            throw ConfigError(
+                key: "\(name).offer.offerIdentifiers",
+                message:
+                    "expected offer.type 'win_back' (a preference among Apple's eligible win-back offers), found '\(campaign.offerKind.rawValue)'"
+            )
         }
         if campaign.offerKind == .winBack {
             guard audience == .winBack else {

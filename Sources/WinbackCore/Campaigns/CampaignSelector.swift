@@ -127,6 +127,7 @@ public struct CampaignSelector: Sendable {
                 // Apple decides: the offer must be in R's eligibleWinBackOfferIds (any, for a null offerIdentifier).
                 guard let eligible = renewal?.eligibleWinBackOfferIds, !eligible.isEmpty else { return nil }
                 if let offer = campaign.offerIdentifier, !eligible.contains(offer) { return nil }
+                if let preferred = campaign.offerIdentifiers, !eligible.contains(where: preferred.contains) { return nil }
             }
             daysSinceLapse = days
             lapseReason = lapse.reason
@@ -165,8 +166,15 @@ public struct CampaignSelector: Sendable {
     ) -> EligibleAccount {
         let latest = timeline.latest
         let eligibleWinBack = timeline.renewal?.eligibleWinBackOfferIds
-        // A win-back offer without an identifier is Apple's first eligible one.
-        let offerIdentifier = campaign.offerKind == .winBack ? campaign.offerIdentifier ?? eligibleWinBack?.first : campaign.offerIdentifier
+        // A win-back offer without an identifier is Apple's first eligible one (of the campaign's list, when it has one).
+        var offerIdentifier = campaign.offerIdentifier
+        if campaign.offerKind == .winBack, offerIdentifier == nil {
+            if let preferred = campaign.offerIdentifiers {
+                offerIdentifier = eligibleWinBack?.first(where: preferred.contains)
+            } else {
+                offerIdentifier = eligibleWinBack?.first
+            }
+        }
         var account = EligibleAccount(
             campaignId: campaign.id, accountKey: accountKey, originalTransactionId: timeline.originalTransactionId,
             variant: .treatment, audience: campaign.audience,

@@ -24,9 +24,10 @@ public struct APISettings: Sendable, Equatable {
         self.baseURL = baseURL
     }
 
-    /// Apple's production or sandbox endpoint for `app.environment`.
+    /// Apple's production or sandbox endpoint for `app.environment`: the hosts Apple recommends since 2026-05
+    /// (SPEC §18; the older `api.storekit.itunes.apple.com` hosts still answer, set `api.baseURL` to keep them).
     public static func defaultBaseURL(environment: String) -> String {
-        environment == "Sandbox" ? "https://api.storekit-sandbox.itunes.apple.com" : "https://api.storekit.itunes.apple.com"
+        environment == "Sandbox" ? "https://api.storekit-sandbox.apple.com" : "https://api.storekit.apple.com"
     }
 
     /// Parses the `api` object: unknown keys, missing ids or a `baseURL` that is not `http(s)://host…` fail naming the key.
@@ -41,7 +42,7 @@ public struct APISettings: Sendable, Equatable {
             guard let rest, let host = rest.split(separator: "/").first, !host.isEmpty, !url.contains("?"), !url.contains(" ") else {
                 throw ConfigError(
                     key: "api.baseURL",
-                    message: "expected an http:// or https:// URL such as 'https://api.storekit.itunes.apple.com', found '\(url)'")
+                    message: "expected an http:// or https:// URL such as 'https://api.storekit.apple.com', found '\(url)'")
             }
             while baseURL?.hasSuffix("/") == true { baseURL?.removeLast() }
         }

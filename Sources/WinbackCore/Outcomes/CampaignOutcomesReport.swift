@@ -6,7 +6,7 @@
 /// - **converted**: a paid transaction (not a free trial) not revoked before `T`, purchased in the window,
 ///   starting a period the customer chose (not a later instalment of a commitment, billing period > 1);
 /// - **redeemed**: a transaction in the window with the selection's offer identifier and offer type 2
-///   (promotional) or 4 (win-back).
+///   (promotional), 3 (offer code), 4 (win-back) or 5 (retention) (SPEC §18).
 ///
 /// `lift = treatment_rate − holdout_rate` (exact, rounded once); `treatment_net` / `holdout_net` are the
 /// variants' charges minus refunds dated in the window, in the reporting currency. Each campaign also gets,
@@ -132,13 +132,13 @@ public enum CampaignOutcomesReport {
         }
     }
 
-    /// Whether the subscription redeemed `offer` (as a promotional or win-back offer) in `window`.
+    /// Whether the subscription redeemed `offer` (as a promotional, offer-code, win-back or retention offer) in
+    /// `window`.
     static func redeems(_ timeline: SubscriptionTimeline, offer: String?, in window: Range<Int64>) -> Bool {
         guard let offer else { return false }
         return timeline.transactions.contains { transaction in
             window.contains(transaction.purchaseDate) && transaction.offerIdentifier == offer
-                && (transaction.offerType == OfferType.promotionalOffer.rawValue
-                    || transaction.offerType == OfferType.winBackOffer.rawValue)
+                && (2...5).contains(transaction.offerType ?? 0)
         }
     }
 

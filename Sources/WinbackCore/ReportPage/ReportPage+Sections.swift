@@ -239,6 +239,7 @@ extension ReportPage {
         case "2"?: return "promotional"
         case "3"?: return "offer code"
         case "4"?: return "win-back"
+        case "5"?: return "retention"
         case let other?: return "type \(other)"
         case nil: return "unknown type"
         }
