@@ -294,7 +294,7 @@ import WinbackCrypto
         ),
         (
             #"[{"id": "x", "audience": "win_back", "offer": {"type": "winback"}, "rules": {"lapseReasons": ["voluntary"]}}]"#,
-            "campaigns[0] ('x').offer.type", "expected 'promotional' or 'win_back', found 'winback'"
+            "campaigns[0] ('x').offer.type", "expected 'promotional', 'win_back' or 'offer_code', found 'winback'"
         ),
     ])
     func invalidCampaignsNameTheCampaignAndKey(_ text: String, _ key: String, _ message: String) throws {

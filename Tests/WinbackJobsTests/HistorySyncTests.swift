@@ -154,8 +154,9 @@ import WinbackTestSupport
         let accepted = server.requests.map(\.acceptedAt).sorted()
         #expect(Self.busiestSecond(accepted) <= 11, "\(Self.busiestSecond(accepted)) requests reached the server in one second")
         let span = leaving[leaving.count - 1] - leaving[0]
-        // 26 requests at 10 a second (paced as 9.5): 25 intervals of 105 ms, and not much more — the ids run concurrently.
-        #expect(span >= .milliseconds(2625) && span < .seconds(6), "\(span)")
+        // 26 requests at 10 a second (paced as 9.5): at least 25 intervals of 105 ms. (How close to that the
+        // concurrent ids come is measured in docs/sync.md, not asserted: a loaded test machine stretches it.)
+        #expect(span >= .milliseconds(2625), "\(span)")
     }
 
     /// The most instants in any window of one second.

@@ -13,7 +13,12 @@ public struct Campaign: Sendable, Equatable {
     /// no particular order of its own — an account gets the first id of its `eligibleWinBackOfferIds` (Apple's
     /// order, best first) that is in the list, and qualifies only with one. `nil` when not given.
     public var offerIdentifiers: [String]?
-    /// `offer.type`: a signed promotional offer (default) or an unsigned Apple win-back offer.
+    /// `offer.codes` (SPEC §18): the one-time code pool, a CSV file relative to the config (an offer-code
+    /// campaign has this or ``customCode``).
+    public var offerCodesFile: String?
+    /// `offer.customCode` (SPEC §18): one code for every treated account.
+    public var customCode: String?
+    /// `offer.type`: a signed promotional offer (default), an unsigned Apple win-back offer, or an offer code.
     public var offerKind: OfferKind
     /// The audience's eligibility rules.
     public var rules: CampaignRules

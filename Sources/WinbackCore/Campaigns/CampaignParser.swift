@@ -54,11 +54,15 @@ public enum CampaignParser {
             }
             if let typeText = try offer.optionalString("type") {
                 guard let kind = OfferKind(rawValue: typeText) else {
-                    throw ConfigError(key: "\(name).offer.type", message: "expected 'promotional' or 'win_back', found '\(typeText)'")
+                    throw ConfigError(
+                        key: "\(name).offer.type", message: "expected 'promotional', 'win_back' or 'offer_code', found '\(typeText)'")
                 }
                 campaign.offerKind = kind
             }
+            campaign.offerCodesFile = try offer.optionalString("codes")
+            campaign.customCode = try offer.optionalString("customCode")
         }
+        try checkOfferCode(campaign, object: object, name: name)
         if campaign.offerIdentifiers != nil, campaign.offerKind != .winBack {
             throw ConfigError(
                 key: "\(name).offer.offerIdentifiers",
@@ -140,6 +144,40 @@ public enum CampaignParser {
         return campaign
     }
 
+    /// An offer-code campaign (SPEC §18) names its reference name and exactly one of a code pool and a custom
+    /// code, and signs nothing; `codes` and `customCode` belong to offer codes only.
+    static func checkOfferCode(_ campaign: Campaign, object: ConfigObject, name: String) throws(ConfigError) {
+        guard campaign.offerKind == .offerCode else {
+            for key in ["codes", "customCode"] where (key == "codes" ? campaign.offerCodesFile : campaign.customCode) != nil {
+                throw ConfigError(
+                    key: "\(name).offer.\(key)", message: "expected offer.type 'offer_code', found '\(campaign.offerKind.rawValue)'")
+            }
+            return
+        }
+        guard campaign.offerIdentifier?.isEmpty == false else {
+            throw ConfigError(
+                key: "\(name).offer.offerIdentifier",
+                message: "expected the offer code's reference name (what Apple writes into a redeeming transaction), found none")
+        }
+        switch (campaign.offerCodesFile, campaign.customCode) {
+        case (nil, nil):
+            throw ConfigError(
+                key: "\(name).offer.codes",
+                message: "expected a code pool file (codes) or one customCode for an offer-code campaign, found none")
+        case (.some, .some):
+            throw ConfigError(key: "\(name).offer.customCode", message: "expected codes or customCode, not both")
+        case (.some(let file), nil) where file.isEmpty:
+            throw ConfigError(key: "\(name).offer.codes", message: "expected a file path, found ''")
+        case (nil, .some(let code)) where code.isEmpty:
+            throw ConfigError(key: "\(name).offer.customCode", message: "expected a code, found ''")
+        default: break
+        }
+        if let signatures = object.optional("signatures"), signatures != .array([]) {
+            throw ConfigError(
+                key: "\(name).signatures", message: "expected none: offer codes are redeemed from their URL, without a signature")
+        }
+    }
+
     /// The withdrawn rule `requireAppleEligibility` (SPEC §13): `true` on a promotional offer is an error that
     /// says what to use instead; any other use is a deprecation warning.
     static func checkWithdrawnAppleEligibility(
@@ -147,7 +185,7 @@ public enum CampaignParser {
     ) throws(ConfigError) {
         let rule = "\(key).requireAppleEligibility"
         switch (required, offerKind) {
-        case (true, .promotional):
+        case (true, .promotional), (true, .offerCode):
             throw ConfigError(
                 key: rule,
                 message:

@@ -6,7 +6,7 @@ public enum CampaignKeys {
         "allowIntroductoryOffer",
     ]
     /// The keys of a campaign's `offer` object.
-    public static let offer: Set<String> = ["type", "productId", "offerIdentifier", "offerIdentifiers"]
+    public static let offer: Set<String> = ["type", "productId", "offerIdentifier", "offerIdentifiers", "codes", "customCode"]
     /// The keys of a campaign's `rules` object.
     public static let rules: Set<String> = [
         "minPaidDays", "minDaysSinceLapse", "maxDaysSinceLapse", "lapseReasons", "requireAppleEligibility", "maxDaysSinceAutoRenewDisabled",

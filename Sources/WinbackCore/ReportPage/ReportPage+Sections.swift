@@ -377,11 +377,20 @@ extension ReportPage {
             categories: shown.map(\.id), series: series, isStacked: false, xTitle: "Campaign", yTitle: "Accounts", isCount: true
         )
         .rendered(label: "Eligible, treatment, holdout and signed offers per campaign")
+        // Offer-code campaigns with a pool (SPEC §18): the codes left, and a warning when tonight's ran short.
+        let hasCodes = content.campaigns.contains { $0.codesLeft != nil }
+        for campaign in content.campaigns where (campaign.codesShort ?? 0) > 0 {
+            html +=
+                "<p class=\"alert codes-short\">Campaign \(HTMLText.escape(campaign.id)) ran out of offer codes: \(campaign.codesShort ?? 0) "
+                + "treatment accounts were left without one (and not selected tonight). Add codes to its pool.</p>"
+        }
         html +=
             HTMLTable(
-                id: "campaigns-table", headers: ["Campaign", "Eligible", "Treatment", "Holdout", "Signed offers"],
+                id: "campaigns-table",
+                headers: ["Campaign", "Eligible", "Treatment", "Holdout", "Signed offers"] + (hasCodes ? ["Codes left"] : []),
                 rows: content.campaigns.map { campaign in
                     [.label(campaign.id, column: "campaignId")] + measures.map { .count($0.value(campaign), column: $0.column) }
+                        + (hasCodes ? [campaign.codesLeft.map { .count($0, column: "codesLeft") } ?? .label("", column: "codesLeft")] : [])
                 }
             ).rendered
         html += outcomesPart(content)

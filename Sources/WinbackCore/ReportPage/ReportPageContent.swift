@@ -14,14 +14,22 @@ public struct ReportPageContent: Sendable {
         public var holdout: Int
         /// Offers signed.
         public var signed: Int
+        /// Offer-code campaigns with a code pool (SPEC §18): codes still usable after tonight; `nil` otherwise.
+        public var codesLeft: Int?
+        /// Offer-code campaigns with a code pool: tonight's treatment accounts left without a code.
+        public var codesShort: Int?
 
         /// A campaign's counts.
-        public init(id: String, eligible: Int, treatment: Int, holdout: Int, signed: Int) {
+        public init(
+            id: String, eligible: Int, treatment: Int, holdout: Int, signed: Int, codesLeft: Int? = nil, codesShort: Int? = nil
+        ) {
             self.id = id
             self.eligible = eligible
             self.treatment = treatment
             self.holdout = holdout
             self.signed = signed
+            self.codesLeft = codesLeft
+            self.codesShort = codesShort
         }
     }
 

@@ -10,6 +10,10 @@ import WinbackCrypto
 /// With `isSigning` false (reject rate over the threshold) nothing is signed and nothing is to be written.
 struct CampaignStage {
     var campaigns: [Campaign]
+    /// The one-time code pools of the offer-code campaigns, by campaign id (SPEC §18).
+    var codePools: [String: OfferCodePool] = [:]
+    /// `app.appAppleId`, for offer codes' redemption URLs.
+    var appAppleId: Int64?
     var signer: OfferSigner?
     var ledger: OfferLedger?
     var isSigning: Bool
@@ -19,8 +23,18 @@ struct CampaignStage {
     /// in memory stay a few megabytes.
     var chunkSize = 4096
 
-    /// Per campaign, in id order: eligible, treatment, holdout, signed.
-    typealias Counts = (id: String, eligible: Int, treatment: Int, holdout: Int, signed: Int)
+    /// One campaign's counts, for the summary's `offersPerCampaign` and the page.
+    struct Counts {
+        var id: String
+        var eligible = 0
+        var treatment = 0
+        var holdout = 0
+        var signed = 0
+        /// Offer-code campaigns with a code pool: the codes still usable after tonight, and the treatment
+        /// accounts left without one (SPEC §18); `nil` otherwise.
+        var codesLeft: Int?
+        var codesShort: Int?
+    }
 
     /// Reads what the ledger knows about each campaign for the day, in campaign-id order.
     func plan(calendar: ReportCalendar) throws -> [CampaignPlan] {
@@ -33,19 +47,35 @@ struct CampaignStage {
                 coolingDown = try ledger.accounts(
                     campaign: campaign.id, from: InstantFormat.date(days: dayNumber - campaign.cooldownDays), until: asOf)
             }
-            return CampaignPlan(campaign: campaign, stored: stored, coolingDown: coolingDown)
+            var plan = CampaignPlan(campaign: campaign, stored: stored, coolingDown: coolingDown)
+            if !stored.isEmpty, codePools[campaign.id] != nil, let ledger {
+                plan.codesShort = try ledger.codesShort(campaign: campaign.id, asOf: asOf)
+            }
+            return plan
         }
     }
 
+    /// Every one-time offer code the ledger has given; empty without code pools.
+    func heldCodes() throws(JobError) -> Set<String> {
+        codePools.isEmpty ? [] : try ledger?.heldCodes() ?? []
+    }
+
     /// Selects and signs every planned campaign, handing each chunk to `emit` in campaign then account-key order.
-    func run(_ plans: [CampaignPlan], model: SubscriptionModel, calendar: ReportCalendar, emit: (CampaignChunk) throws -> Void) throws
-        -> [Counts]
-    {
+    /// `heldCodes` is every one-time code the ledger has given (``heldCodes()``, read before the day's
+    /// transaction); `shortfalls` records, per offer-code campaign selected anew, the treatment accounts
+    /// left without a code.
+    func run(
+        _ plans: [CampaignPlan], model: SubscriptionModel, calendar: ReportCalendar, heldCodes: Set<String> = [],
+        shortfalls: (String, Int) -> Void = { _, _ in }, emit: (CampaignChunk) throws -> Void
+    ) throws -> [Counts] {
         let selector = CampaignSelector(holdoutBucket: HoldoutHash.bucket)
         var perCampaign: [Counts] = []
+        // Codes given by any campaign on any day, this run's included as they are given.
+        var held = heldCodes
         for plan in plans {
             let campaign = plan.campaign
-            var counts: Counts = (campaign.id, 0, 0, 0, 0)
+            var counts = Counts(id: campaign.id)
+            let pool = codePools[campaign.id]
             if !plan.stored.isEmpty {
                 var chunk = CampaignChunk()
                 for selection in plan.stored {
@@ -55,14 +85,28 @@ struct CampaignStage {
                 }
                 counts.eligible = chunk.eligibleRows.count
                 counts.signed = campaign.isSigned ? chunk.offerLines.count : 0
+                if let pool {
+                    counts.codesShort = plan.codesShort
+                    counts.codesLeft = pool.codes.filter { !held.contains($0.code) && $0.isUsable(on: calendar.asOfLabel) }.count
+                }
                 try emit(chunk)
             } else {
-                let accounts = selector.select(campaign, timelines: model.timelines, asOf: calendar.asOf, coolingDown: plan.coolingDown)
+                var accounts = selector.select(campaign, timelines: model.timelines, asOf: calendar.asOf, coolingDown: plan.coolingDown)
+                var codes: [String?]? = nil
+                if let pool {
+                    let assignment = OfferCodeAssignment.assign(accounts, pool: pool, held: held, day: calendar.asOfLabel)
+                    accounts.removeLast(accounts.count - assignment.kept)
+                    codes = assignment.codes
+                    held.formUnion(assignment.codes.compactMap { $0 })
+                    counts.codesLeft = assignment.codesLeft
+                    counts.codesShort = assignment.codesShort
+                    if isSigning { shortfalls(campaign.id, assignment.codesShort) }
+                }
                 counts.eligible = accounts.count
                 for start in stride(from: 0, to: accounts.count, by: chunkSize) {
+                    let range = start..<min(accounts.count, start + chunkSize)
                     let chunk = try sign(
-                        accounts[start..<min(accounts.count, start + chunkSize)], campaign: campaign, asOf: calendar.asOfLabel,
-                        counts: &counts)
+                        accounts[range], codes: codes?[range], campaign: campaign, asOf: calendar.asOfLabel, counts: &counts)
                     try emit(chunk)
                 }
             }
@@ -73,9 +117,10 @@ struct CampaignStage {
 
     /// The rows, offers and selections of `accounts` (a chunk of one campaign's selection, in order), each
     /// account read in place.
-    private func sign(_ accounts: ArraySlice<EligibleAccount>, campaign: Campaign, asOf: String, counts: inout Counts) throws
-        -> CampaignChunk
-    {
+    /// `codes` (offer-code campaigns with a pool) is index-aligned with `accounts`.
+    private func sign(
+        _ accounts: ArraySlice<EligibleAccount>, codes: ArraySlice<String?>?, campaign: Campaign, asOf: String, counts: inout Counts
+    ) throws -> CampaignChunk {
         var chunk = CampaignChunk()
         let signed: [OfferBatch.SignedOffer?] =
             if isSigning, campaign.isSigned, let signer {
@@ -101,6 +146,12 @@ struct CampaignStage {
                 selection.payload = offer.line
                 chunk.offerLines.append(offer.line)
                 counts.signed += 1
+            } else if isSigning, campaign.offerKind == .offerCode, variant == .treatment {
+                let code = codes?[index] ?? campaign.customCode ?? ""
+                selection.offerCode = codes?[index]
+                let line = OfferLine.offerCode(accounts[index], code: code, appAppleId: appAppleId ?? 0)
+                selection.payload = line
+                chunk.offerLines.append(line)
             } else if isUnsignedOffer, variant == .treatment {
                 let line = OfferLine.unsigned(accounts[index])
                 selection.payload = line

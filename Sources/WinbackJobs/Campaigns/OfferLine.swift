@@ -41,9 +41,17 @@ enum OfferLine {
         line(account, keyId: nil, nonce: nil, timestampMilliseconds: nil, signatures: (nil, nil, nil))
     }
 
+    /// The line of an offer code (SPEC §18): the code and its redemption URL, with no nonce, time, key or
+    /// signature.
+    static func offerCode(_ account: EligibleAccount, code: String, appAppleId: Int64) -> String {
+        line(
+            account, keyId: nil, nonce: nil, timestampMilliseconds: nil, signatures: (nil, nil, nil),
+            code: (code, OfferCodeAssignment.redemptionURL(code: code, appAppleId: appAppleId)))
+    }
+
     private static func line(
         _ account: EligibleAccount, keyId: String?, nonce: String?, timestampMilliseconds: Int64?,
-        signatures: (v1: String?, v2: String?, intro: String?)
+        signatures: (v1: String?, v2: String?, intro: String?), code: (code: String, url: String)? = nil
     ) -> String {
         var line = JSONObjectBytes(capacity: 1536)
         line.add("campaignId", account.campaignId)
@@ -55,6 +63,8 @@ enum OfferLine {
         line.add("offerIdentifier", account.offerIdentifier)
         line.add("offerType", account.offerKind.rawValue)
         line.add("eligibleWinBackOfferIds", account.eligibleWinBackOfferIds)
+        line.add("offerCode", code?.code)
+        line.add("redemptionURL", code?.url)
         line.add("keyId", keyId)
         line.add("nonce", nonce)
         line.add("timestamp", timestampMilliseconds)

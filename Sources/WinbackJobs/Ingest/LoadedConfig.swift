@@ -55,6 +55,33 @@ public struct LoadedConfig: Sendable {
         }
     }
 
+    /// The one-time code pools of the offer-code campaigns (SPEC §18), by campaign id: a missing or unreadable
+    /// file is 74 naming it, a malformed row 64 naming `file:line`. An offer-code campaign needs
+    /// `app.appAppleId` (its redemption URLs carry it): 64 naming both when it is missing.
+    public func offerCodePools(_ campaigns: [Campaign]) throws(JobError) -> [String: OfferCodePool] {
+        var pools: [String: OfferCodePool] = [:]
+        for campaign in campaigns where campaign.offerKind == .offerCode {
+            guard config.app.appAppleId != nil else {
+                throw .config(
+                    file: path,
+                    ConfigError(
+                        key: "app.appAppleId",
+                        message:
+                            "expected the app's Apple ID (required by the offer-code campaign '\(campaign.id)': redemption URLs carry it), found none"
+                    ))
+            }
+            guard let file = campaign.offerCodesFile else { continue }
+            let bytes = try FileSystem.readAll(resolve(file))
+            do {
+                pools[campaign.id] = try OfferCodePool.parse(
+                    String(decoding: bytes, as: UTF8.self), file: file, key: "campaigns ('\(campaign.id)').offer.codes")
+            } catch {
+                throw .config(file: path, error)
+            }
+        }
+        return pools
+    }
+
     /// How the run's money is reported: with `report.currency`, its rates file read and parsed (days in
     /// `calendar`'s time zone): exit 74 if unreadable, 64 naming `file:line` of a malformed row.
     public func moneyContext(calendar: ReportCalendar) throws(JobError) -> MoneyContext {

@@ -9,6 +9,7 @@ import GRDBSQLite
 struct DayRecorder {
     let runId: Int64
     fileprivate let insert: Statement
+    private let shortfall: Statement
     private let database: Database
 
     init(runId: Int64, database: Database) throws {
@@ -17,9 +18,16 @@ struct DayRecorder {
         insert = try database.cachedStatement(
             sql: """
                 INSERT INTO selections (campaign_id, account_key, as_of, original_transaction_id, variant, nonce, timestamp_ms, row, payload, run_id,
-                                        audience, offer_identifier)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                        audience, offer_identifier, offer_code)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
+        shortfall = try database.cachedStatement(
+            sql: "INSERT OR REPLACE INTO code_shortfalls (campaign_id, as_of, codes_short) VALUES (?, ?, ?)")
+    }
+
+    /// Records how many treatment accounts an offer-code campaign's day left without a code.
+    func recordShortfall(campaign: String, asOf: String, codesShort: Int) throws {
+        try shortfall.execute(arguments: [campaign, asOf, codesShort])
     }
 
     /// Inserts `selections`; throws the `DatabaseError` of the first row SQLite refuses.
@@ -44,6 +52,7 @@ struct DayRecorder {
             code |= sqlite3_bind_int64(statement, 10, runId)
             code |= Self.bind(selections[index].audience, at: 11, to: statement)
             code |= Self.bind(selections[index].offerIdentifier, at: 12, to: statement)
+            code |= Self.bind(selections[index].offerCode, at: 13, to: statement)
             // SQLITE_OK is 0: any failed bind leaves a bit set.
             guard code == SQLITE_OK, sqlite3_step(statement) == SQLITE_DONE else {
                 throw DatabaseError(

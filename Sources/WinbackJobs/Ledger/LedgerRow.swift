@@ -46,7 +46,8 @@ struct LedgerRow {
             campaignId: try text("campaign_id"), accountKey: try text("account_key"), asOf: try text("as_of"),
             originalTransactionId: try text("original_transaction_id"), variant: try text("variant"), nonce: try optionalText("nonce"),
             timestampMilliseconds: try optionalInteger("timestamp_ms"), row: try text("row"), payload: try optionalText("payload"),
-            audience: try optionalText("audience"), offerIdentifier: try optionalText("offer_identifier"))
+            audience: try optionalText("audience"), offerIdentifier: try optionalText("offer_identifier"),
+            offerCode: try optionalText("offer_code"))
         let key = "\(selection.campaignId)/\(selection.accountKey)/\(selection.asOf)"
         let isOneLine = selection.row.hasSuffix("\n") && selection.row.dropLast().firstIndex { $0 == "\n" || $0 == "\r" } == nil
         guard selection.row.isEmpty || isOneLine else {

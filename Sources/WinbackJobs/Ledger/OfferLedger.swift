@@ -123,6 +123,15 @@ public final class OfferLedger {
                     arguments: [Self.field(fields, "audience"), Self.field(fields, "offer_identifier"), row["rowid"] as Int64])
             }
         }
+        // v3 (SPEC §18): the one-time offer code given with a selection — unique, so no code can ever go to two
+        // accounts — and each offer-code campaign-day's count of treatment accounts left without a code.
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: "ALTER TABLE selections ADD COLUMN offer_code TEXT")
+            try db.execute(sql: "CREATE UNIQUE INDEX selections_by_code ON selections(offer_code) WHERE offer_code IS NOT NULL")
+            try db.execute(
+                sql: "CREATE TABLE code_shortfalls (campaign_id TEXT NOT NULL, as_of TEXT NOT NULL, codes_short INTEGER NOT NULL, "
+                    + "PRIMARY KEY (campaign_id, as_of))")
+        }
         return migrator
     }
 
@@ -173,6 +182,24 @@ public final class OfferLedger {
                     db, sql: "SELECT * FROM selections WHERE campaign_id = ? AND as_of = ? ORDER BY account_key",
                     arguments: [campaign, asOf]
                 ).map { row in try LedgerRow(row: row, table: "selections").selection() }
+            }
+        }
+    }
+
+    /// Every one-time offer code the ledger has given (any campaign, any day).
+    public func heldCodes() throws(JobError) -> Set<String> {
+        try wrap {
+            try queue.read { db in Set(try String.fetchAll(db, sql: "SELECT offer_code FROM selections WHERE offer_code IS NOT NULL")) }
+        }
+    }
+
+    /// The treatment accounts an offer-code campaign's day left without a code, as recorded with the day.
+    public func codesShort(campaign: String, asOf: String) throws(JobError) -> Int {
+        try wrap {
+            try queue.read { db in
+                try Int.fetchOne(
+                    db, sql: "SELECT codes_short FROM code_shortfalls WHERE campaign_id = ? AND as_of = ?", arguments: [campaign, asOf])
+                    ?? 0
             }
         }
     }

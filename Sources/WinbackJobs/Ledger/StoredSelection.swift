@@ -22,4 +22,6 @@ public struct StoredSelection: Sendable, Equatable {
     public var audience: String? = nil
     /// The offer the account was selected for, if any.
     public var offerIdentifier: String? = nil
+    /// The one-time offer code given to the account (SPEC §18); `nil` otherwise (a custom code is not kept here).
+    public var offerCode: String? = nil
 }

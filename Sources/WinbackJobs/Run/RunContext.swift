@@ -15,6 +15,8 @@ struct RunContext {
     /// The verified store (SPEC §14); `nil` with `--no-store`.
     let store: VerifiedStore?
     let campaigns: [Campaign]
+    /// The one-time code pools of the offer-code campaigns, by campaign id (SPEC §18).
+    let codePools: [String: OfferCodePool]
     let signer: OfferSigner?
     let ledger: OfferLedger?
     /// Held until the run ends: a second run on the same output exits 75 meanwhile.
@@ -36,6 +38,10 @@ struct RunContext {
         let money = try loaded.moneyContext(calendar: calendar)
         var warnings: [String] = []
         let campaigns = try loaded.campaigns(warnings: &warnings)
+        let codePools = try loaded.offerCodePools(campaigns)
+        for (id, pool) in codePools.sorted(by: { $0.key < $1.key }) where pool.repeated > 0 {
+            RunJob.warn("warning: campaign \(id): offer.codes repeats \(pool.repeated) codes; each is given once", isQuiet: options.isQuiet)
+        }
         for warning in warnings { RunJob.warn(warning, isQuiet: options.isQuiet) }
         let signer =
             try campaigns.contains(where: \.isSigned)
@@ -65,7 +71,8 @@ struct RunContext {
         let publisher = Publisher(outputDirectory: output, asOf: calendar.asOfLabel)
         publisher.removeLeftovers()
         return RunContext(
-            options: options, loaded: loaded, calendar: calendar, money: money, store: store, campaigns: campaigns, signer: signer,
+            options: options, loaded: loaded, calendar: calendar, money: money, store: store, campaigns: campaigns, codePools: codePools,
+            signer: signer,
             ledger: ledger,
             lock: lock,
             publisher: publisher, temporary: try publisher.makeTemporaryDirectory())

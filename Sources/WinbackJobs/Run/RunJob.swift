@@ -177,9 +177,11 @@ public enum RunJob {
     {
         let options = context.options
         let stage = CampaignStage(
-            campaigns: context.campaigns, signer: context.signer, ledger: context.ledger, isSigning: isSigning, now: options.now,
+            campaigns: context.campaigns, codePools: context.codePools, appAppleId: context.loaded.config.app.appAppleId,
+            signer: context.signer, ledger: context.ledger, isSigning: isSigning, now: options.now,
             nonce: options.nonce, chunkSize: max(1, options.signingChunkSize))
         let plans = try stage.plan(calendar: context.calendar)
+        let heldCodes = try stage.heldCodes()
         let eligible = try ReportFileWriter(directory: context.temporary, schema: .eligibleAccounts, isCSV: true)
         let offers = try ReportFileWriter(directory: context.temporary, schema: .offers, isCSV: false)
         let phase = PhaseProgress(phase: "sign", isQuiet: options.isQuiet)
@@ -193,18 +195,30 @@ public enum RunJob {
             (results.ledgerRunId, results.perCampaign) = try ledger.recordDay(
                 asOf: context.calendar.asOfLabel, startedAt: timestamp(options.now())
             ) { recorder in
-                let counts = try stage.run(plans, model: model, calendar: context.calendar) { chunk in
+                var shortfalls: [(String, Int)] = []
+                let counts = try stage.run(
+                    plans, model: model, calendar: context.calendar, heldCodes: heldCodes, shortfalls: { shortfalls.append(($0, $1)) }
+                ) { chunk in
                     try write(chunk)
                     try recorder.record(chunk.newSelections)
+                }
+                for (campaign, short) in shortfalls {
+                    try recorder.recordShortfall(campaign: campaign, asOf: context.calendar.asOfLabel, codesShort: short)
                 }
                 CrashPoint.reach("signed")  // inside the transaction: a crash here stores nothing
                 return counts
             }
         } else {
-            results.perCampaign = try stage.run(plans, model: model, calendar: context.calendar, emit: write)
+            results.perCampaign = try stage.run(plans, model: model, calendar: context.calendar, heldCodes: heldCodes, emit: write)
             CrashPoint.reach("signed")
         }
         phase.finish()
+        for counts in results.perCampaign where (counts.codesShort ?? 0) > 0 {
+            warn(
+                "warning: campaign \(counts.id): its offer-code pool ran out: \(counts.codesShort ?? 0) treatment accounts had no code, "
+                    + "so the selection stopped there (\(counts.treatment) treated tonight); add codes to offer.codes",
+                isQuiet: options.isQuiet)
+        }
         CrashPoint.reach("ledger")
         outputs.append(try eligible.finish())
         outputs.append(try offers.finish())
@@ -272,10 +286,13 @@ public enum RunJob {
     // MARK: Helpers
 
     static func campaignSummary(_ entry: CampaignStage.Counts) -> (String, JSONValue) {
-        let counts: [(String, JSONValue)] = [
+        var counts: [(String, JSONValue)] = [
             ("eligible", .integer(Int64(entry.eligible))), ("treatment", .integer(Int64(entry.treatment))),
             ("holdout", .integer(Int64(entry.holdout))), ("signed", .integer(Int64(entry.signed))),
         ]
+        if let left = entry.codesLeft, let short = entry.codesShort {
+            counts += [("codesLeft", .integer(Int64(left))), ("codesShort", .integer(Int64(short)))]
+        }
         return (entry.id, JSONText.object(counts))
     }
 

@@ -11,7 +11,7 @@ enum RunPage {
     static func content(
         calendar: ReportCalendar, timeZone: String, inputs: [InputStats], counts: IngestCounts, model: SubscriptionModel,
         reports: RunReports,
-        offersSigned: Bool, campaigns: [(id: String, eligible: Int, treatment: Int, holdout: Int, signed: Int)], freshness: DataFreshness
+        offersSigned: Bool, campaigns: [CampaignStage.Counts], freshness: DataFreshness
     ) -> ReportPageContent {
         var content = ReportPageContent(
             asOf: calendar.asOfLabel, timeZone: timeZone, toolVersion: WinbackVersion.current, inputFiles: inputs.count,
@@ -23,7 +23,8 @@ enum RunPage {
             expirationReasons: reports.expirationReasons, offerUsage: reports.offerUsage, retentionCohorts: reports.retentionCohorts,
             campaigns: campaigns.map {
                 ReportPageContent.CampaignCounts(
-                    id: $0.id, eligible: $0.eligible, treatment: $0.treatment, holdout: $0.holdout, signed: $0.signed)
+                    id: $0.id, eligible: $0.eligible, treatment: $0.treatment, holdout: $0.holdout, signed: $0.signed,
+                    codesLeft: $0.codesLeft, codesShort: $0.codesShort)
             }, freshness: freshness)
         content.eventsDaily = reports.eventsDaily
         content.currency = reports.money.currency

@@ -22,7 +22,7 @@ public enum VerifyJob {
         let loaded = try LoadedConfig.load(path: configPath)
         // The whole config is checked as `winback run` checks it: campaigns and the money settings too.
         var warnings: [String] = []
-        _ = try loaded.campaigns(warnings: &warnings)
+        _ = try loaded.offerCodePools(try loaded.campaigns(warnings: &warnings))
         _ = try loaded.moneyContext(calendar: try RunJob.calendar(config: loaded.config, asOf: nil, now: Date()))
         let result = try await IngestStage.run(loaded, isQuiet: isQuiet) { rejection in
             writeLine(rejection.jsonLine)
