@@ -164,7 +164,16 @@ def main():
     for option_name in ["--config", "--as-of"]:
         if option(shard_argv, option_name) != option(merge_argv, option_name):
             fail(f"merge-job.yaml: {option_name} differs from the shards'")
-    print(f"check_k8s: shards-job.yaml ({n} shards), merge-job.yaml and night-configmap.yaml are valid")
+    deliver = load(root / "deliver-job.yaml", JOB)
+    check_mounts("deliver-job.yaml", deliver["spec"]["template"]["spec"])
+    deliver_argv = words(deliver["spec"]["template"]["spec"]["containers"][0])
+    if deliver_argv[:2] != ["winback", "deliver"]:
+        fail(f"deliver-job.yaml: expected `winback deliver …`, found {deliver_argv[:2]}")
+    check_flags("deliver-job.yaml", deliver_argv, binary)
+    for option_name in ["--config", "--as-of"]:
+        if option(merge_argv, option_name) != option(deliver_argv, option_name):
+            fail(f"deliver-job.yaml: {option_name} differs from the merge's")
+    print(f"check_k8s: shards-job.yaml ({n} shards), merge-job.yaml, deliver-job.yaml and night-configmap.yaml are valid")
 
 
 if __name__ == "__main__":

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Winback nightly job: when the config has an `api` block, `winback sync` first (the last 3 days of App Store
 # Server Notifications through yesterday, UTC; days already downloaded are skipped); then `winback run` for
-# yesterday (in WINBACK_TZ); one nightly at a time, with a dated log.
+# yesterday (in WINBACK_TZ); then, when the config has a `delivery` block, `winback deliver` of the day's
+# offers; one nightly at a time, with a dated log.
 # Exit code: the run's own (0, 64, 65, 74, 75, 1) — 75 also when another nightly.sh is still running. When the
 # sync fails (75 temporary, 76 unexpected response, 77 key refused) the run still reports on the files there
-# are, and the script exits with the sync's code if the run itself succeeded.
+# are, and the script exits with the sync's code if the run itself succeeded; likewise a failed delivery
+# (75, 76) is the exit code when the run succeeded.
 #
 # Environment (all optional):
 #   WINBACK_BIN      the winback executable            (default: winback on PATH)
@@ -14,6 +16,7 @@
 #   WINBACK_AS_OF    override the as-of date (backfill a day: WINBACK_AS_OF=2026-11-03 nightly.sh)
 #   WINBACK_SIGNING_KEY_FILE  the In-App Purchase key (read by winback itself)
 #   WINBACK_API_KEY_FILE      the App Store Server API key of `winback sync` (read by winback itself)
+#   WINBACK_WEBHOOK_SECRET_FILE  the HMAC secret of `winback deliver` (read by winback itself)
 #   WINBACK_SYNC_OPTIONS  extra `winback sync` options, e.g. --from 2026-11-01 to backfill a range
 #   WINBACK_RUN_OPTIONS  extra `winback run` options, e.g. --no-store to verify every file again
 #
@@ -56,6 +59,18 @@ set +e
 "$bin" run --config "$config" --as-of "$as_of" ${WINBACK_RUN_OPTIONS:-} >>"$log" 2>&1
 status=$?
 set -e
+
+# Offers to the marketing tools (SPEC §18): after a published run, when the config has a `delivery` block.
+# A failed delivery leaves what was acknowledged recorded; the next night's (or a manual) deliver sends the rest.
+deliver_status=0
+if [ "$status" -eq 0 ] && grep -q '"delivery"[[:space:]]*:' "$config"; then
+  echo "$(date -u +%FT%TZ) nightly.sh: winback deliver --config $config --as-of $as_of" >>"$log"
+  set +e
+  "$bin" deliver --config "$config" --as-of "$as_of" >>"$log" 2>&1
+  deliver_status=$?
+  set -e
+fi
+if [ "$status" -eq 0 ] && [ "$deliver_status" -ne 0 ]; then status=$deliver_status; fi
 if [ "$status" -eq 0 ] && [ "$sync_status" -ne 0 ]; then status=$sync_status; fi
 echo "$(date -u +%FT%TZ) nightly.sh: exit $status" >>"$log"
 exit "$status"

@@ -223,12 +223,7 @@ import WinbackTestSupport
         defer { server.stop() }
         let (config, idsFile) = try Self.setUp("history-kill", server: server, rate: 8, ids: ids)
         let arguments = ["sync", "--config", config.path, "--history", "--statuses", "--ids", idsFile.path, "--quiet"]
-        let process = Process()
-        process.executableURL = CommandRunner.executable
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try CommandRunner.start(arguments)
         // Kill it once some ids are written (and others not yet).
         for _ in 0..<200 where server.requests.count < 12 { Thread.sleep(forTimeInterval: 0.05) }
         kill(process.processIdentifier, SIGKILL)

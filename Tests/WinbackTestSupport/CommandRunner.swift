@@ -28,6 +28,17 @@ public struct CommandRunner {
         try runProgram(executable.path, arguments, in: directory, environment: environment)
     }
 
+    /// Starts `winback` with `arguments` in the background, its output discarded (a test that kills it).
+    public static func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     /// Runs any program (a script, a shell) and collects its output.
     public static func runProgram(_ path: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:])
         throws -> Result

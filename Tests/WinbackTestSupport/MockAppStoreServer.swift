@@ -65,12 +65,11 @@ public final class MockAppStoreServer: Sendable {
     private struct State {
         var faults: [Fault] = []
         var requests: [Request] = []
-        var running = true
         /// Each original transaction id's transactions (JWS), in the order Get Transaction History returns them.
         var transactions: [String: [String]] = [:]
     }
 
-    private let listener: Int32
+    private let server = Mutex<LoopbackHTTPServer?>(nil)
     private let state = Mutex(State())
     private let publicKey: P256.Signing.PublicKey
     private let keyId: String
@@ -81,7 +80,7 @@ public final class MockAppStoreServer: Sendable {
     /// Transactions a page of Get Transaction History holds.
     private let historyPageSize: Int
     /// `http://127.0.0.1:<port>`.
-    public let baseURL: String
+    public var baseURL: String { server.withLock { $0?.baseURL ?? "" } }
 
     /// Starts listening on an ephemeral loopback port.
     public init(
@@ -95,28 +94,9 @@ public final class MockAppStoreServer: Sendable {
         self.bundleId = bundleId
         self.notifications = notifications.sorted { $0.signedDate < $1.signedDate }
         self.pageSize = pageSize
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw FixtureError(description: "socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(descriptor, 16) == 0 else {
-            close(descriptor)
-            throw FixtureError(description: "bind/listen: \(String(cString: strerror(errno)))")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        listener = descriptor
-        baseURL = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
         add(transactions: transactions)
-        let thread = Thread { [self] in acceptLoop() }
-        thread.start()
+        let started = try LoopbackHTTPServer { [weak self] incoming in self?.serve(incoming) }
+        server.withLock { $0 = started }
     }
 
     deinit { stop() }
@@ -152,40 +132,14 @@ public final class MockAppStoreServer: Sendable {
 
     /// Stops accepting connections.
     public func stop() {
-        let wasRunning = state.withLock { state in
-            defer { state.running = false }
-            return state.running
-        }
-        if wasRunning {
-            shutdown(listener, Int32(SHUT_RDWR))
-            close(listener)
-        }
+        server.withLock { $0?.stop() }
     }
 
-    private func acceptLoop() {
-        while state.withLock({ $0.running }) {
-            let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { return }
-            let acceptedAt = ContinuousClock.now
-            let thread = Thread { [self] in
-                serve(connection, acceptedAt: acceptedAt)
-                close(connection)
-            }
-            thread.start()
-        }
-    }
-
-    private func serve(_ connection: Int32, acceptedAt: ContinuousClock.Instant) {
-        guard let (head, body) = readRequest(connection) else { return }
-        let lines = head.components(separatedBy: "\r\n")
-        let method = lines.first?.split(separator: " ").first.map(String.init) ?? ""
-        let target = lines.first?.split(separator: " ").dropFirst().first.map(String.init) ?? ""
-        var headers: [String: String] = [:]
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        let authorization = headers["authorization"] ?? ""
+    private func serve(_ incoming: LoopbackHTTPServer.Incoming) {
+        let (connection, method, target, body, acceptedAt) = (
+            incoming.connection, incoming.method, incoming.target, incoming.body, incoming.acceptedAt
+        )
+        let authorization = incoming.headers["authorization"] ?? ""
         let fault: Fault? = state.withLock { state in
             state.requests.append(
                 Request(method: method, acceptedAt: acceptedAt, target: target, authorization: authorization, body: body))
@@ -359,48 +313,15 @@ public final class MockAppStoreServer: Sendable {
         return nil
     }
 
-    private func readRequest(_ connection: Int32) -> (String, String)? {
-        var buffer: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        let separator: [UInt8] = Array("\r\n\r\n".utf8)
-        while true {
-            if let end = buffer.firstRange(of: separator) {
-                let head = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
-                let length =
-                    head.components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
-                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
-                while buffer.count - end.upperBound < length {
-                    let count = recv(connection, &chunk, chunk.count, 0)
-                    guard count > 0 else { return nil }
-                    buffer += chunk[..<count]
-                }
-                return (head, String(decoding: buffer[end.upperBound..<(end.upperBound + length)], as: UTF8.self))
-            }
-            let count = recv(connection, &chunk, chunk.count, 0)
-            guard count > 0 else { return nil }
-            buffer += chunk[..<count]
-        }
-    }
-
     private func respond(_ connection: Int32, status: Int, headers: [(String, String)], body: String) {
-        var head = "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Status")\r\nContent-Type: application/json\r\n"
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        head += "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
-        send(connection, head + body)
+        LoopbackHTTPServer.respond(connection, status: status, headers: headers, body: body)
     }
 
     private func send(_ connection: Int32, _ text: String) {
-        _ = sendBytes(connection, Array(text.utf8))
+        LoopbackHTTPServer.send(connection, text)
     }
 
-    /// Sends `bytes`; `false` when the client went away.
     private func sendBytes(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { return false }
-            sent += count
-        }
-        return true
+        LoopbackHTTPServer.sendBytes(connection, bytes)
     }
 }

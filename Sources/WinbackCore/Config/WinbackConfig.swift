@@ -16,6 +16,8 @@ public struct WinbackConfig: Sendable, Equatable {
     public var signing: SigningSettings?
     /// The App Store Server API key and directory of `winback sync`; `nil` when the config does not sync.
     public var api: APISettings? = nil
+    /// `delivery` (SPEC §18): the webhook `winback deliver` sends offers to; `nil` when absent.
+    public var delivery: DeliverySettings? = nil
     /// The SQLite offer ledger.
     public var ledger: String
     /// The verified store's directory (SPEC §14); `nil`: `verified/` beside the ledger.
@@ -34,7 +36,7 @@ public struct WinbackConfig: Sendable, Equatable {
             throw ConfigError(key: "(file)", message: "expected a JSON object, found invalid JSON: \(error)")
         }
         let reader = try ConfigObject(root, key: "")
-        try reader.allowOnly(["app", "inputs", "trust", "report", "signing", "api", "ledger", "store", "output", "campaigns"])
+        try reader.allowOnly(["app", "inputs", "trust", "report", "signing", "api", "delivery", "ledger", "store", "output", "campaigns"])
 
         let app = try ConfigObject(try reader.required("app"), key: "app")
         try app.allowOnly(["bundleId", "appAppleId", "environment"])
@@ -113,6 +115,9 @@ public struct WinbackConfig: Sendable, Equatable {
         }
 
         let api = try reader.optional("api").map { value throws(ConfigError) in try APISettings.parse(ConfigObject(value, key: "api")) }
+        let delivery = try reader.optional("delivery").map { value throws(ConfigError) in
+            try DeliverySettings.parse(ConfigObject(value, key: "delivery"))
+        }
         let ledger = try reader.string("ledger")
         let store = try reader.optionalString("store")
         let output = try reader.string("output")
@@ -126,7 +131,7 @@ public struct WinbackConfig: Sendable, Equatable {
             try CampaignKeys.check(element.value, key: "campaigns[\(index)]")
             campaigns.append(element.value)
         }
-        return WinbackConfig(
+        var config = WinbackConfig(
             app: AppIdentity(bundleId: bundleId, appAppleId: appAppleId, environment: environment),
             inputs: inputs, rootCertificates: roots, acceptUnsignedPayloads: acceptUnsigned,
             report: {
@@ -137,5 +142,7 @@ public struct WinbackConfig: Sendable, Equatable {
                 return settings
             }(),
             signing: signing, api: api, ledger: ledger, store: store, output: output, campaigns: campaigns)
+        config.delivery = delivery
+        return config
     }
 }

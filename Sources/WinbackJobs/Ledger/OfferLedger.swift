@@ -132,6 +132,13 @@ public final class OfferLedger {
                 sql: "CREATE TABLE code_shortfalls (campaign_id TEXT NOT NULL, as_of TEXT NOT NULL, codes_short INTEGER NOT NULL, "
                     + "PRIMARY KEY (campaign_id, as_of))")
         }
+        // v4 (SPEC §18): each webhook batch `winback deliver` had acknowledged, once.
+        migrator.registerMigration("v4") { db in
+            try db.execute(
+                sql: "CREATE TABLE deliveries (as_of TEXT NOT NULL, campaign_id TEXT NOT NULL, batch INTEGER NOT NULL, "
+                    + "offers INTEGER NOT NULL, batch_size INTEGER NOT NULL, status INTEGER NOT NULL, acknowledged_at TEXT NOT NULL, "
+                    + "PRIMARY KEY (as_of, campaign_id, batch))")
+        }
         return migrator
     }
 
@@ -200,6 +207,36 @@ public final class OfferLedger {
                 try Int.fetchOne(
                     db, sql: "SELECT codes_short FROM code_shortfalls WHERE campaign_id = ? AND as_of = ?", arguments: [campaign, asOf])
                     ?? 0
+            }
+        }
+    }
+
+    /// The batches of day `asOf` a receiver has acknowledged, by campaign, with the batch size they were cut with.
+    public func deliveredBatches(asOf: String) throws(JobError) -> [String: (batchSize: Int, batches: Set<Int>)] {
+        try wrap {
+            try queue.read { db in
+                var delivered: [String: (batchSize: Int, batches: Set<Int>)] = [:]
+                for row in try Row.fetchAll(
+                    db, sql: "SELECT campaign_id, batch, batch_size FROM deliveries WHERE as_of = ?", arguments: [asOf])
+                {
+                    let campaign: String = row["campaign_id"]
+                    delivered[campaign, default: (row["batch_size"], [])].batches.insert(row["batch"])
+                }
+                return delivered
+            }
+        }
+    }
+
+    /// Records that the receiver acknowledged a batch (its primary key refuses a second record of it).
+    public func recordDelivery(
+        asOf: String, campaign: String, batch: Int, offers: Int, batchSize: Int, status: Int, acknowledgedAt: String
+    ) throws(JobError) {
+        try wrap {
+            try queue.write { db in
+                try db.execute(
+                    sql: "INSERT INTO deliveries (as_of, campaign_id, batch, offers, batch_size, status, acknowledged_at) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    arguments: [asOf, campaign, batch, offers, batchSize, status, acknowledgedAt])
             }
         }
     }

@@ -1,0 +1,40 @@
+import ArgumentParser
+import WinbackJobs
+
+struct DeliverCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "deliver",
+        abstract: "Send a published day's offers to the config's delivery.webhook, each batch once.",
+        discussion: """
+            POSTs dt=<D>/offers.ndjson.gz in batches per campaign (delivery.webhook.batchSize, default 500) with an \
+            Idempotency-Key and an HMAC-SHA256 Winback-Signature; the ledger records each batch the receiver \
+            acknowledged, so running it again sends only the rest. Ends with a one-line JSON summary on stdout. \
+            Exit codes: 0 success; 64 invalid config or flag; 74 I/O error (day not published, secret unreadable); \
+            75 the webhook kept failing (429, 5xx, network) or another run holds the ledger; 76 the webhook refused a \
+            batch (another 4xx, or a redirect).
+            """
+    )
+
+    @Option(name: .long, help: "The run configuration (JSON) with a `delivery` block.")
+    var config: String
+
+    @Option(name: .customLong("as-of"), help: "The day whose offers to send (YYYY-MM-DD); default: yesterday in the report time zone.")
+    var asOf: String?
+
+    @Option(name: .long, help: "The output root holding dt=<D>/ (default: the config's output).")
+    var out: String?
+
+    @Flag(name: .long, help: "No progress lines on stderr.")
+    var quiet = false
+
+    func run() async throws {
+        try await CommandSupport.run(command: "deliver") {
+            var options = DeliverOptions(configPath: config, asOf: asOf)
+            options.outputOverride = out
+            options.isQuiet = quiet
+            let outcome = try await DeliverJob.run(options) { CommandSupport.writeStderr($0 + "\n") }
+            CommandSupport.writeStdout(outcome.summaryLine)
+            return ExitStatus.success
+        }
+    }
+}

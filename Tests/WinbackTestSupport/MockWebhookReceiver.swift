@@ -1,0 +1,95 @@
+import Crypto
+import Foundation
+import Synchronization
+
+/// A webhook receiver on loopback for `winback deliver` tests (SPEC §18): it checks each request's
+/// `Winback-Signature` against the secret (401 when wrong), records what came, and injects the queued
+/// faults into the next requests, one per request.
+public final class MockWebhookReceiver: Sendable {
+    /// Something to do to a request instead of acknowledging it.
+    public enum Fault: Sendable {
+        /// Acknowledge normally.
+        case none
+        /// Answer with this status.
+        case status(Int)
+        /// Wait this many seconds, then acknowledge (a slow receiver within the client's timeout).
+        case slow(Double)
+        /// Hold the connection this many seconds without an answer, then close it (past the client's timeout).
+        case stall(Double)
+        /// Close the connection without an answer.
+        case drop
+    }
+
+    /// A request the receiver got.
+    public struct Delivery: Sendable {
+        /// `Idempotency-Key`.
+        public var key: String
+        /// The body.
+        public var body: String
+        /// Whether `Winback-Signature` was right for the body and the secret.
+        public var isSigned: Bool
+        /// Whether the receiver answered 2xx.
+        public var isAcknowledged: Bool
+    }
+
+    private let secret: [UInt8]
+    private let state = Mutex<(faults: [Fault], deliveries: [Delivery])>(([], []))
+    private let server = Mutex<LoopbackHTTPServer?>(nil)
+
+    /// Starts a receiver that accepts signatures made with `secret`.
+    public init(secret: [UInt8]) throws {
+        self.secret = secret
+        let started = try LoopbackHTTPServer { [weak self] incoming in self?.receive(incoming) }
+        server.withLock { $0 = started }
+    }
+
+    /// `http://127.0.0.1:<port>/hooks/offers`.
+    public var url: String { (server.withLock { $0?.baseURL } ?? "") + "/hooks/offers" }
+
+    /// Faults for the next requests, in order.
+    public func inject(_ faults: [Fault]) { state.withLock { $0.faults += faults } }
+
+    /// Every request so far.
+    public var deliveries: [Delivery] { state.withLock { $0.deliveries } }
+
+    /// Stops accepting connections.
+    public func stop() { server.withLock { $0?.stop() } }
+
+    private func receive(_ incoming: LoopbackHTTPServer.Incoming) {
+        let isSigned = Self.verify(incoming.headers["winback-signature"] ?? "", body: incoming.body, secret: secret)
+        let key = incoming.headers["idempotency-key"] ?? ""
+        let fault = state.withLock { $0.faults.isEmpty ? Fault.none : $0.faults.removeFirst() }
+        var delivery = Delivery(key: key, body: incoming.body, isSigned: isSigned, isAcknowledged: false)
+        switch fault {
+        case .status(let status):
+            LoopbackHTTPServer.respond(incoming.connection, status: status, body: #"{"error":"injected"}"#)
+        case .drop:
+            break
+        case .stall(let seconds):
+            state.withLock { $0.deliveries.append(delivery) }
+            Thread.sleep(forTimeInterval: seconds)
+            return
+        case .slow(let seconds):
+            Thread.sleep(forTimeInterval: seconds)
+            delivery.isAcknowledged = isSigned
+            LoopbackHTTPServer.respond(incoming.connection, status: isSigned ? 200 : 401, body: #"{"ok":true}"#)
+        case .none:
+            delivery.isAcknowledged = isSigned
+            LoopbackHTTPServer.respond(incoming.connection, status: isSigned ? 200 : 401, body: isSigned ? #"{"ok":true}"# : "{}")
+        }
+        state.withLock { $0.deliveries.append(delivery) }
+    }
+
+    /// Checks `t=<seconds>,v1=<hex>` as a receiver would: HMAC-SHA256(secret, "<t>.<body>").
+    public static func verify(_ header: String, body: String, secret: [UInt8]) -> Bool {
+        var seconds: String?
+        var signature: String?
+        for part in header.split(separator: ",") {
+            if part.hasPrefix("t=") { seconds = String(part.dropFirst(2)) }
+            if part.hasPrefix("v1=") { signature = String(part.dropFirst(3)) }
+        }
+        guard let seconds, let signature else { return false }
+        let expected = HMAC<SHA256>.authenticationCode(for: Array("\(seconds).\(body)".utf8), using: SymmetricKey(data: secret))
+        return expected.map { String(format: "%02x", $0) }.joined() == signature
+    }
+}
