@@ -12,6 +12,14 @@ public struct OfferCodeAssignment: Sendable, Equatable {
     /// The pool's codes still usable after tonight: not held, not given tonight, not expired by the day.
     public var codesLeft: Int
 
+    /// An assignment from its parts.
+    public init(kept: Int, codes: [String?], codesShort: Int, codesLeft: Int) {
+        self.kept = kept
+        self.codes = codes
+        self.codesShort = codesShort
+        self.codesLeft = codesLeft
+    }
+
     /// Assigns codes to `accounts` (in selection order) on `day` (`YYYY-MM-DD`); `held` is every code the
     /// ledger already gave (any campaign, any day).
     public static func assign(_ accounts: [EligibleAccount], pool: OfferCodePool, held: Set<String>, day: String) -> OfferCodeAssignment {

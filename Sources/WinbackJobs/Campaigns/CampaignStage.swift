@@ -85,10 +85,7 @@ struct CampaignStage {
                 }
                 counts.eligible = chunk.eligibleRows.count
                 counts.signed = campaign.isSigned ? chunk.offerLines.count : 0
-                if let pool {
-                    counts.codesShort = plan.codesShort
-                    counts.codesLeft = pool.codes.filter { !held.contains($0.code) && $0.isUsable(on: calendar.asOfLabel) }.count
-                }
+                if pool != nil { counts.codesShort = plan.codesShort }
                 try emit(chunk)
             } else {
                 var accounts = selector.select(campaign, timelines: model.timelines, asOf: calendar.asOf, coolingDown: plan.coolingDown)
@@ -98,7 +95,6 @@ struct CampaignStage {
                     accounts.removeLast(accounts.count - assignment.kept)
                     codes = assignment.codes
                     held.formUnion(assignment.codes.compactMap { $0 })
-                    counts.codesLeft = assignment.codesLeft
                     counts.codesShort = assignment.codesShort
                     if isSigning { shortfalls(campaign.id, assignment.codesShort) }
                 }
@@ -111,6 +107,12 @@ struct CampaignStage {
                 }
             }
             perCampaign.append(counts)
+        }
+        // codesLeft is what the pool still has after the whole night: campaigns sharing a pool all see the
+        // codes every one of them gave, and a re-run of the day says the same (the ledger then holds them all).
+        for index in perCampaign.indices {
+            guard let pool = codePools[perCampaign[index].id] else { continue }
+            perCampaign[index].codesLeft = pool.codes.filter { !held.contains($0.code) && $0.isUsable(on: calendar.asOfLabel) }.count
         }
         return perCampaign
     }

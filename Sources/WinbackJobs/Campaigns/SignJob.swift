@@ -36,7 +36,9 @@ public enum SignJob {
         }
         guard campaign.offerKind == .promotional else {
             throw JobError.usage(
-                "--campaign: '\(campaignId)' offers Apple win-back offers, which StoreKit redeems without a signature; there is nothing to sign"
+                campaign.offerKind == .offerCode
+                    ? "--campaign: '\(campaignId)' offers offer codes, which are redeemed from their URL without a signature; there is nothing to sign"
+                    : "--campaign: '\(campaignId)' offers Apple win-back offers, which StoreKit redeems without a signature; there is nothing to sign"
             )
         }
         let calendar = try RunJob.calendar(config: loaded.config, asOf: asOf, now: now())
