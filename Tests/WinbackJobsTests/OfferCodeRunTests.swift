@@ -63,6 +63,8 @@ import WinbackTestSupport
             #expect(offer["redemptionURL"] == .string("https://apps.apple.com/redeem?ctx=offercodes&id=1234567890&code=\(encoded)"))
         }
         #expect(coded.contains { $0["offerCode"] == .string("COME BACK/50") })
+        // Every line has the manifest's columns, in order.
+        #expect(offers.allSatisfy { $0.objectMembers?.map(\.key) == ReportSchema.offers.columns.map(\.name) })
         // Other offers carry the two keys as null.
         #expect(
             offers.filter { $0["offerType"] != .string("offer_code") }.allSatisfy {

@@ -116,13 +116,14 @@ public struct ReportSchema: Sendable {
         columns: [
             ("source", .string), ("line", .integer), ("path", .string), ("code", .string), ("message", .string), ("record", .string),
         ])
-    /// `offers.ndjson.gz`: one signed offer per treatment account.
+    /// `offers.ndjson.gz`: one offer per treatment account (signed, an Apple win-back offer, or an offer code).
     public static let offers = ReportSchema(
         name: "offers.ndjson.gz",
         columns: [
             ("campaignId", .string), ("accountKey", .string), ("appAccountToken", .string), ("originalTransactionId", .string),
             ("transactionId", .string), ("productId", .string), ("offerIdentifier", .string), ("offerType", .string),
-            ("eligibleWinBackOfferIds", .stringArray), ("keyId", .string), ("nonce", .string),
+            ("eligibleWinBackOfferIds", .stringArray), ("offerCode", .string), ("redemptionURL", .string), ("keyId", .string),
+            ("nonce", .string),
             ("timestamp", .integer), ("signatureV1", .string), ("jwsV2", .string), ("jwsIntroEligibility", .string),
             ("issuedAt", .instant), ("expiresAt", .instant),
         ])
