@@ -294,7 +294,8 @@ import WinbackCrypto
         ),
         (
             #"[{"id": "x", "audience": "win_back", "offer": {"type": "winback"}, "rules": {"lapseReasons": ["voluntary"]}}]"#,
-            "campaigns[0] ('x').offer.type", "expected 'promotional', 'win_back' or 'offer_code', found 'winback'"
+            "campaigns[0] ('x').offer.type",
+            "expected 'promotional', 'win_back' or 'offer_code' (or, for retention messaging, 'alternate_product' or 'message'), found 'winback'"
         ),
     ])
     func invalidCampaignsNameTheCampaignAndKey(_ text: String, _ key: String, _ message: String) throws {

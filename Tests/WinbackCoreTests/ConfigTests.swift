@@ -41,7 +41,8 @@ import WinbackCore
     static let badConfigs: [BadConfig] = [
         BadConfig(
             name: "unknown top-level key", text: replacing("\"output\": \"out\"", with: "\"output\": \"out\", \"outptu\": 1"),
-            key: "outptu", message: "unknown key (allowed here: api, app, campaigns, inputs, ledger, output, report, signing, store, trust)"
+            key: "outptu",
+            message: "unknown key (allowed here: api, app, campaigns, delivery, inputs, ledger, output, report, signing, store, trust)"
         ),
         BadConfig(
             name: "unknown nested key", text: replacing("\"gracePeriodDays\"", with: "\"graceDays\": 1, \"gracePeriodDays\""),
@@ -115,7 +116,7 @@ import WinbackCore
             text: replacing("\"campaigns\": []", with: "\"campaigns\": [{\"id\": \"wb\", \"audiense\": \"win_back\"}]"),
             key: "campaigns[0] ('wb').audiense",
             message:
-                "unknown key (allowed here: allowIntroductoryOffer, audience, cooldownDays, holdoutPercent, id, maxOffers, offer, plannedAccounts, rules, signatures)"
+                "unknown key (allowed here: allowIntroductoryOffer, audience, channel, cooldownDays, holdoutPercent, id, maxOffers, messageIdentifier, offer, plannedAccounts, rules, signatures)"
         ),
         BadConfig(
             name: "unknown rule key",

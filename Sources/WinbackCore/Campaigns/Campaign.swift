@@ -18,6 +18,12 @@ public struct Campaign: Sendable, Equatable {
     public var offerCodesFile: String?
     /// `offer.customCode` (SPEC §18): one code for every treated account.
     public var customCode: String?
+    /// `channel` (SPEC §19): offers in `offers.ndjson.gz` (default) or Retention Messaging.
+    public var channel: CampaignChannel = .offers
+    /// `messageIdentifier` (SPEC §19): the UUID of the approved retention message; Retention Messaging only.
+    public var messageIdentifier: String?
+    /// `offer.billingPlanType` (SPEC §19): an alternate product's billing plan, Apple's raw value (`MONTHLY`).
+    public var billingPlanType: String?
     /// `offer.type`: a signed promotional offer (default), an unsigned Apple win-back offer, or an offer code.
     public var offerKind: OfferKind
     /// The audience's eligibility rules.
@@ -36,8 +42,9 @@ public struct Campaign: Sendable, Equatable {
     /// The `allowIntroductoryOffer` claim; present iff `intro` is signed.
     public var allowIntroductoryOffer: Bool?
 
-    /// Whether treatment accounts get signed offers: a promotional offer of a signed audience.
-    public var isSigned: Bool { audience.isSigned && offerKind == .promotional }
+    /// Whether treatment accounts get signed offers in the run: a promotional offer of a signed audience,
+    /// sent as offers (a Retention Messaging offer is signed when the App Store asks for it).
+    public var isSigned: Bool { audience.isSigned && offerKind == .promotional && channel == .offers }
 
     /// A campaign from its validated fields (``CampaignParser`` builds them from the config).
     public init(

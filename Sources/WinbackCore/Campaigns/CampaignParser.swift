@@ -55,13 +55,18 @@ public enum CampaignParser {
             if let typeText = try offer.optionalString("type") {
                 guard let kind = OfferKind(rawValue: typeText) else {
                     throw ConfigError(
-                        key: "\(name).offer.type", message: "expected 'promotional', 'win_back' or 'offer_code', found '\(typeText)'")
+                        key: "\(name).offer.type",
+                        message:
+                            "expected 'promotional', 'win_back' or 'offer_code' (or, for retention messaging, 'alternate_product' or 'message'), found '\(typeText)'"
+                    )
                 }
                 campaign.offerKind = kind
             }
+            campaign.billingPlanType = try offer.optionalString("billingPlanType")
             campaign.offerCodesFile = try offer.optionalString("codes")
             campaign.customCode = try offer.optionalString("customCode")
         }
+        try checkRetentionMessaging(&campaign, object: object, name: name)
         try checkOfferCode(campaign, object: object, name: name)
         if campaign.offerIdentifiers != nil, campaign.offerKind != .winBack {
             throw ConfigError(
@@ -144,6 +149,91 @@ public enum CampaignParser {
         return campaign
     }
 
+    /// A Retention Messaging campaign (SPEC §19) names its approved message (a UUID) and offers a promotional
+    /// offer (signed at request time: `signatures` absent or `["v2"]`), an alternate product (`offer.productId`,
+    /// no `offerIdentifier`, optional `billingPlanType`) or the message alone; the two Retention Messaging
+    /// offer types and `messageIdentifier` belong to that channel only.
+    static func checkRetentionMessaging(_ campaign: inout Campaign, object: ConfigObject, name: String) throws(ConfigError) {
+        if let text = try object.optionalString("channel") {
+            guard let channel = CampaignChannel(rawValue: text) else {
+                throw ConfigError(key: "\(name).channel", message: "expected 'offers' or 'retention_messaging', found '\(text)'")
+            }
+            campaign.channel = channel
+        }
+        let message = try object.optionalString("messageIdentifier")
+        guard campaign.channel == .retentionMessaging else {
+            if message != nil {
+                throw ConfigError(
+                    key: "\(name).messageIdentifier", message: "expected channel 'retention_messaging' for a message, found 'offers'")
+            }
+            if campaign.offerKind == .alternateProduct || campaign.offerKind == .message {
+                throw ConfigError(
+                    key: "\(name).offer.type",
+                    message: "expected channel 'retention_messaging' for '\(campaign.offerKind.rawValue)', found 'offers'")
+            }
+            if campaign.billingPlanType != nil {
+                throw ConfigError(
+                    key: "\(name).offer.billingPlanType",
+                    message: "expected offer.type 'alternate_product', found '\(campaign.offerKind.rawValue)'")
+            }
+            return
+        }
+        guard let message, isUUID(message) else {
+            throw ConfigError(
+                key: "\(name).messageIdentifier",
+                message:
+                    "expected the UUID of an approved retention message (required by channel 'retention_messaging'), found \(message.map { "'\($0)'" } ?? "none")"
+            )
+        }
+        campaign.messageIdentifier = message
+        switch campaign.offerKind {
+        case .promotional:
+            if let signatures = object.optional("signatures"), signatures != .array([]),
+                signatures != .array([JSONElement(value: .string("v2"), range: 0..<0)])
+            {
+                guard case .array(let items) = signatures, items.count == 1, items[0].value == .string("v2") else {
+                    throw ConfigError(
+                        key: "\(name).signatures",
+                        message: "expected none or [\"v2\"]: a retention message's offer is a V2 JWS signed when asked")
+                }
+            }
+            guard campaign.offerIdentifier?.isEmpty == false else {
+                throw ConfigError(key: "\(name).offer.offerIdentifier", message: "expected the promotional offer's id, found none")
+            }
+            campaign.signatures = [.v2]
+        case .alternateProduct:
+            guard campaign.offerProductId?.isEmpty == false else {
+                throw ConfigError(
+                    key: "\(name).offer.productId",
+                    message: "expected the product to switch to (required by 'alternate_product'), found none")
+            }
+            if campaign.offerIdentifier != nil {
+                throw ConfigError(
+                    key: "\(name).offer.offerIdentifier",
+                    message: "expected none for 'alternate_product', found '\(campaign.offerIdentifier ?? "")'")
+            }
+        case .message:
+            break
+        case .winBack, .offerCode:
+            throw ConfigError(
+                key: "\(name).offer.type",
+                message:
+                    "expected 'promotional', 'alternate_product' or 'message' for channel 'retention_messaging', found '\(campaign.offerKind.rawValue)'"
+            )
+        }
+        if campaign.billingPlanType != nil, campaign.offerKind != .alternateProduct {
+            throw ConfigError(
+                key: "\(name).offer.billingPlanType",
+                message: "expected offer.type 'alternate_product', found '\(campaign.offerKind.rawValue)'")
+        }
+    }
+
+    /// Whether `text` is a UUID (`8-4-4-4-12` hex digits, any case).
+    static func isUUID(_ text: String) -> Bool {
+        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
+        return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
+    }
+
     /// An offer-code campaign (SPEC §18) names its reference name and exactly one of a code pool and a custom
     /// code, and signs nothing; `codes` and `customCode` belong to offer codes only.
     static func checkOfferCode(_ campaign: Campaign, object: ConfigObject, name: String) throws(ConfigError) {
@@ -185,7 +275,7 @@ public enum CampaignParser {
     ) throws(ConfigError) {
         let rule = "\(key).requireAppleEligibility"
         switch (required, offerKind) {
-        case (true, .promotional), (true, .offerCode):
+        case (true, .promotional), (true, .offerCode), (true, .alternateProduct), (true, .message):
             throw ConfigError(
                 key: rule,
                 message:

@@ -9,4 +9,8 @@ public enum OfferKind: String, Sendable, CaseIterable {
     /// An offer code (SPEC §18): a one-time code from a pool exported from App Store Connect, or one custom
     /// code, redeemed from a redemption URL — the one discount a customer who left can use from an email.
     case offerCode = "offer_code"
+    /// Retention Messaging only (SPEC §19): a switch-plan message to `offer.productId`.
+    case alternateProduct = "alternate_product"
+    /// Retention Messaging only (SPEC §19): the message alone.
+    case message
 }

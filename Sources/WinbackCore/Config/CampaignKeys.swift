@@ -3,10 +3,12 @@ public enum CampaignKeys {
     /// The keys a campaign object may have.
     public static let campaign: Set<String> = [
         "id", "audience", "offer", "rules", "holdoutPercent", "cooldownDays", "maxOffers", "plannedAccounts", "signatures",
-        "allowIntroductoryOffer",
+        "allowIntroductoryOffer", "channel", "messageIdentifier",
     ]
     /// The keys of a campaign's `offer` object.
-    public static let offer: Set<String> = ["type", "productId", "offerIdentifier", "offerIdentifiers", "codes", "customCode"]
+    public static let offer: Set<String> = [
+        "type", "productId", "offerIdentifier", "offerIdentifiers", "codes", "customCode", "billingPlanType",
+    ]
     /// The keys of a campaign's `rules` object.
     public static let rules: Set<String> = [
         "minPaidDays", "minDaysSinceLapse", "maxDaysSinceLapse", "lapseReasons", "requireAppleEligibility", "maxDaysSinceAutoRenewDisabled",

@@ -110,6 +110,15 @@ public struct ReportSchema: Sendable {
             ("audience", .string), ("product_id", .string), ("offer_identifier", .string), ("paid_days", .integer),
             ("days_since_lapse", .integer), ("days_to_expiry", .integer), ("lapse_reason", .string),
         ])
+    /// `retention_decisions.csv.gz` (SPEC §19): what `winback serve` answers for each account a Retention
+    /// Messaging campaign selected within its cooldown; key `original_transaction_id, campaign_id`.
+    public static let retentionDecisions = ReportSchema(
+        name: "retention_decisions.csv.gz",
+        columns: [
+            ("original_transaction_id", .string), ("campaign_id", .string), ("account_key", .string), ("variant", .string),
+            ("kind", .string), ("message_identifier", .string), ("product_id", .string), ("offer_identifier", .string),
+            ("billing_plan_type", .string),
+        ])
     /// `rejects.ndjson.gz`: one line per rejected record.
     public static let rejects = ReportSchema(
         name: "rejects.ndjson.gz",

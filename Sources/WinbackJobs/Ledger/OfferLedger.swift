@@ -241,6 +241,19 @@ public final class OfferLedger {
         }
     }
 
+    /// The selections of `campaign` whose as-of lies in `(after, through]` (dates `YYYY-MM-DD`), in account-key
+    /// then as-of order.
+    public func selections(campaign: String, after: String, through: String) throws(JobError) -> [StoredSelection] {
+        try wrap {
+            try queue.read { db in
+                try Row.fetchAll(
+                    db, sql: "SELECT * FROM selections WHERE campaign_id = ? AND as_of > ? AND as_of <= ? ORDER BY account_key, as_of",
+                    arguments: [campaign, after, through]
+                ).map { row in try LedgerRow(row: row, table: "selections").selection() }
+            }
+        }
+    }
+
     /// Account keys with an entry for `campaign` whose as-of is in `[from, until)` (dates `YYYY-MM-DD`).
     public func accounts(campaign: String, from: String, until: String) throws(JobError) -> Set<String> {
         try wrap {

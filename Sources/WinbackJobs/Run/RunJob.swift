@@ -222,7 +222,34 @@ public enum RunJob {
         CrashPoint.reach("ledger")
         outputs.append(try eligible.finish())
         outputs.append(try offers.finish())
+        outputs.append(try writeRetentionDecisions(context))
         return results
+    }
+
+    /// `retention_decisions.csv.gz` (SPEC §19), from the ledger once the day's selections are in it (empty
+    /// without Retention Messaging campaigns).
+    static func writeRetentionDecisions(_ context: RunContext) throws -> OutputStats {
+        let calendar = context.calendar
+        let asOfDay = InstantFormat.days(year: Int64(calendar.year), month: Int64(calendar.month), day: Int64(calendar.day))
+        var chosen: [(campaign: Campaign, selections: [RetentionDecisions.Selection])] = []
+        if let ledger = context.ledger {
+            for campaign in context.campaigns where campaign.channel == .retentionMessaging {
+                let after = InstantFormat.date(days: RetentionDecisions.windowStart(campaign, asOfDay: asOfDay))
+                let stored = try ledger.selections(campaign: campaign.id, after: after, through: calendar.asOfLabel)
+                chosen.append(
+                    (
+                        campaign,
+                        stored.map {
+                            RetentionDecisions.Selection(
+                                originalTransactionId: $0.originalTransactionId, accountKey: $0.accountKey, variant: $0.variant,
+                                offerIdentifier: $0.offerIdentifier)
+                        }
+                    ))
+            }
+        }
+        let writer = try ReportFileWriter(directory: context.temporary, schema: .retentionDecisions, isCSV: true)
+        for row in RetentionDecisions.rows(chosen) { try writer.write(row: row) }
+        return try writer.finish()
     }
 
     /// Publish: `summary.json.gz`, `report.html` and `_manifest.json`, then the temporary directory renamed
@@ -236,7 +263,9 @@ public enum RunJob {
         var outputs = ingested.outputs
         let summary = RunSummary.json(
             calendar: calendar, timeZone: config.report.timeZone, offersSigned: offersSigned, counts: counts, model: model,
-            reports: reports, campaigns: campaigns.perCampaign.map(campaignSummary))
+            reports: reports, campaigns: campaigns.perCampaign.map(campaignSummary),
+            retentionRequests: RetentionRequestLog.summary(
+                ledgerPath: context.loaded.ledgerPath(override: context.options.ledgerOverride), day: calendar.asOfLabel))
         let summaryWriter = try ReportFileWriter(directory: context.temporary, schema: .summary, isCSV: false)
         try summaryWriter.write(line: JSONText.render(summary) + "\n")
         outputs.append(try summaryWriter.finish())

@@ -8,7 +8,7 @@ enum RunSummary {
 
     static func json(
         calendar: ReportCalendar, timeZone: String, offersSigned: Bool, counts: IngestCounts, model: SubscriptionModel,
-        reports: RunReports, campaigns: [(String, JSONValue)]
+        reports: RunReports, campaigns: [(String, JSONValue)], retentionRequests: JSONValue = .array([])
     ) -> JSONValue {
         let label = calendar.lastFullMonthLabel
         var activeStart = 0
@@ -39,6 +39,7 @@ enum RunSummary {
                 "srmAlarms",
                 .array(CampaignOutcomesReport.splitAlarms(reports.campaignOutcomes).map { JSONElement(value: $0.json, range: 0..<0) })
             ),
+            ("retentionRequests", retentionRequests),
         ])
     }
 

@@ -1,0 +1,62 @@
+/// `retention_decisions.csv.gz` (SPEC §19): for each Retention Messaging campaign, every account its ledger
+/// selections name within its cooldown — as-of in `(D − max(cooldownDays, 1) days, D]` — and what
+/// `winback serve` answers for it. Holdout rows leave every column after `variant` empty.
+public enum RetentionDecisions {
+    /// One ledger selection of a Retention Messaging campaign.
+    public struct Selection: Sendable {
+        /// The subscription it was selected through.
+        public var originalTransactionId: String
+        /// The account key.
+        public var accountKey: String
+        /// `treatment` or `holdout`.
+        public var variant: String
+        /// The offer it was selected for (a promotional offer's id).
+        public var offerIdentifier: String?
+
+        /// A selection from its parts.
+        public init(originalTransactionId: String, accountKey: String, variant: String, offerIdentifier: String?) {
+            self.originalTransactionId = originalTransactionId
+            self.accountKey = accountKey
+            self.variant = variant
+            self.offerIdentifier = offerIdentifier
+        }
+    }
+
+    /// The first day of `campaign`'s window ends after: `D − max(cooldownDays, 1)` days, as a day number.
+    public static func windowStart(_ campaign: Campaign, asOfDay: Int64) -> Int64 {
+        asOfDay - max(campaign.cooldownDays, 1)
+    }
+
+    /// The `kind` column of a treatment row.
+    public static func kind(_ campaign: Campaign) -> String {
+        switch campaign.offerKind {
+        case .promotional: "promotional_offer"
+        case .alternateProduct: "alternate_product"
+        default: "message"
+        }
+    }
+
+    /// The rows of `selections` by campaign, in key order (`original_transaction_id`, then `campaign_id`).
+    public static func rows(_ selections: [(campaign: Campaign, selections: [Selection])]) -> [[String?]] {
+        var rows: [[String?]] = []
+        for (campaign, chosen) in selections {
+            for selection in chosen {
+                var row: [String?] = [selection.originalTransactionId, campaign.id, selection.accountKey, selection.variant]
+                if selection.variant == EligibleAccount.Variant.treatment.rawValue {
+                    row += [
+                        kind(campaign), campaign.messageIdentifier, campaign.offerProductId,
+                        campaign.offerKind == .promotional ? selection.offerIdentifier ?? campaign.offerIdentifier : nil,
+                        campaign.offerKind == .alternateProduct ? campaign.billingPlanType : nil,
+                    ]
+                } else {
+                    row += [nil, nil, nil, nil, nil]
+                }
+                rows.append(row)
+            }
+        }
+        return rows.sorted { lhs, rhs in
+            let first = CodePointOrder.compare(lhs[0] ?? "", rhs[0] ?? "")
+            return first != 0 ? first < 0 : CodePointOrder.less(lhs[1] ?? "", rhs[1] ?? "")
+        }
+    }
+}
