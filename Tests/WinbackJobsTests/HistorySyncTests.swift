@@ -134,9 +134,8 @@ import WinbackTestSupport
     }
 
     /// The pace holds in every second, retries included, with eight ids in flight: as requests leave (what
-    /// the pacer decides) never more than the rate; as the server accepts them, never more than the rate plus
-    /// the one that the scheduling noise of a test machine running every suite at once can add (production
-    /// allows 50 ms of network jitter; docs/sync.md).
+    /// the pacer decides) never more than the rate; as the server accepts them, within the scheduling noise of
+    /// a test machine running every suite at once (production allows 50 ms of network jitter; docs/sync.md).
     @Test func neverMoreThanTheConfiguredRateInAnySecond() async throws {
         let byId = try Self.sampleTransactions()
         let ids = Self.ids(24, from: byId)
@@ -152,7 +151,8 @@ import WinbackTestSupport
         let leaving = sent.instants.withLock { $0 }.sorted()
         #expect(leaving.count == 26 && Self.busiestSecond(leaving) <= 10, "\(Self.busiestSecond(leaving)) requests left in one second")
         let accepted = server.requests.map(\.acceptedAt).sorted()
-        #expect(Self.busiestSecond(accepted) <= 11, "\(Self.busiestSecond(accepted)) requests reached the server in one second")
+        // At the server a stalled accept thread can let a few queued connections through at once: a bound, not the pace.
+        #expect(Self.busiestSecond(accepted) <= 13, "\(Self.busiestSecond(accepted)) requests reached the server in one second")
         let span = leaving[leaving.count - 1] - leaving[0]
         // 26 requests at 10 a second (paced as 9.5): at least 25 intervals of 105 ms. (How close to that the
         // concurrent ids come is measured in docs/sync.md, not asserted: a loaded test machine stretches it.)
