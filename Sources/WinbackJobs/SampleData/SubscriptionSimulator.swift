@@ -61,11 +61,15 @@ public struct SubscriptionSimulator {
     /// The campaign the history measures (`winback-voluntary` of the sample config, 30 % holdout).
     static let historyCampaign = (id: "winback-voluntary", holdoutPercent: 30.0)
 
+    /// The sample config's offer-code campaign (`winback-offer-code`, the history campaign's rules, 20 % holdout)
+    /// and the reference name its redemptions carry.
+    static let codeCampaign = (id: "winback-offer-code", holdoutPercent: 20.0, offerIdentifier: "winback.code.3months")
+
     /// Whether, and when, an account whose voluntary lapse at `lapse` the history's first eligible day
     /// selects comes back: within 20 days of the selection, a treated account with probability 0.35 and
     /// Apple's win-back offer, a held-out one with 0.10 and no offer. `nil` for lapses the history does not
     /// select (too recent, more than a year old, or after it).
-    private mutating func campaignComeback(lapse: Int64, accountKey: String) -> (date: Int64, withOffer: Bool)? {
+    private mutating func campaignComeback(lapse: Int64, accountKey: String) -> (date: Int64, withOffer: Bool, withCode: Bool)? {
         // Selected on the first history day S with at least 7 days since the lapse at T = S + 1 day.
         guard let selection = Self.campaignHistory.first(where: { $0 + Self.day - lapse >= 7 * Self.day }),
             selection + Self.day - lapse <= 365 * Self.day
@@ -75,7 +79,13 @@ public struct SubscriptionSimulator {
             holdoutPercent: Self.historyCampaign.holdoutPercent)
         guard random.chance(isTreated ? 0.6 : 0.1) else { return nil }
         let date = selection + Self.day + random.int(in: 0...(20 * Self.day - 1))
-        return date < anchor ? (date, isTreated) : nil
+        // Half of the accounts the offer-code campaign (same rules) also treats redeem its code instead: decided
+        // by that campaign's hash, so the random stream, and every other record, stays as it was.
+        let codeBucket = HoldoutHash.bucket("\(Self.codeCampaign.id):\(accountKey.lowercased())")
+        let withCode =
+            isTreated && !CampaignSelector.isHoldout(bucket: codeBucket, holdoutPercent: Self.codeCampaign.holdoutPercent)
+            && (codeBucket >> 32) % 2 == 0
+        return date < anchor ? (date, isTreated, withCode) : nil
     }
 
     /// The storefront-currency price of a US price (milliunits): about the exchange rate, at a local price
@@ -93,7 +103,8 @@ public struct SubscriptionSimulator {
     }
 
     private enum PeriodKind {
-        case freeTrial, payAsYouGo(remaining: Int), offerCode, regular, promotional, winBack(remaining: Int)
+        /// `winBack` with `code`: the same discount redeemed through the sample's offer-code campaign (SPEC §18).
+        case freeTrial, payAsYouGo(remaining: Int), offerCode, regular, promotional, winBack(remaining: Int, code: Bool)
     }
 
     /// Simulates subscription number `index`.
@@ -135,6 +146,7 @@ public struct SubscriptionSimulator {
             case .payAsYouGo: return (1, nil, "PAY_AS_YOU_GO", "P3M", product.price / 2)
             case .offerCode: return (3, "CODE-AUTUMN", "PAY_UP_FRONT", "P1M", product.price / 4)
             case .promotional: return (2, "retention.monthly.1", "PAY_AS_YOU_GO", "P1M", product.price / 2)
+            case .winBack(_, true): return (3, Self.codeCampaign.offerIdentifier, "PAY_AS_YOU_GO", "P3M", product.price / 2)
             case .winBack: return (4, "winback.monthly.50off", "PAY_AS_YOU_GO", "P3M", product.price / 2)
             case .regular: return (nil, nil, nil, nil, product.price)
             }
@@ -283,7 +295,7 @@ public struct SubscriptionSimulator {
                         purchase = comeback.date
                         recentStart = comeback.date
                         reason = "PURCHASE"
-                        kind = comeback.withOffer ? .winBack(remaining: 3) : .regular
+                        kind = comeback.withOffer ? .winBack(remaining: 3, code: comeback.withCode) : .regular
                         lapsedIntent = nil
                         autoRenew = 1
                         eligibleWinBack = nil
@@ -295,7 +307,7 @@ public struct SubscriptionSimulator {
                             purchase = resubscribe
                             recentStart = resubscribe
                             reason = "PURCHASE"
-                            kind = random.chance(0.5) ? .winBack(remaining: 3) : .regular
+                            kind = random.chance(0.5) ? .winBack(remaining: 3, code: false) : .regular
                             lapsedIntent = nil
                             autoRenew = 1
                             eligibleWinBack = nil
@@ -308,7 +320,7 @@ public struct SubscriptionSimulator {
             purchase = expires
             switch kind {
             case .payAsYouGo(let remaining) where remaining > 1: kind = .payAsYouGo(remaining: remaining - 1)
-            case .winBack(let remaining) where remaining > 1: kind = .winBack(remaining: remaining - 1)
+            case .winBack(let remaining, let code) where remaining > 1: kind = .winBack(remaining: remaining - 1, code: code)
             default: kind = random.chance(0.05) ? .promotional : .regular
             }
         }
