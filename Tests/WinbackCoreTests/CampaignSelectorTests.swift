@@ -78,6 +78,24 @@ import WinbackCrypto
             ])
     }
 
+    /// A subscription that lapsed voluntarily 30 days before the as-of day, whose renewal info lists `listed` as
+    /// eligible win-back offers; and that as-of day.
+    static func lapsedListing(_ listed: [String]?) -> (SubscriptionTimeline, Int64) {
+        let lapsed = SubscriptionTransaction(
+            transactionId: "t1", originalTransactionId: "o1", productId: "m", purchaseDate: 0, expiresDate: 30 * InstantFormat.day)
+        let renewal = RenewalState(originalTransactionId: "o1", expirationIntent: 1, eligibleWinBackOfferIds: listed)
+        let asOf = 60 * InstantFormat.day
+        return (SubscriptionTimeline(transactions: [lapsed], renewal: renewal, asOf: asOf, graceMilliseconds: 0), asOf)
+    }
+
+    /// The win-back campaign of these tests as an unsigned Apple win-back offer.
+    static func appleWinBack() -> Campaign {
+        var campaign = winBack { _ in }
+        campaign.offerKind = .winBack
+        campaign.signatures = []
+        return campaign
+    }
+
     /// An Apple win-back offer (SPEC §13) reaches only accounts whose renewal info lists it; with a null
     /// `offerIdentifier`, any listed offer, and the account's offer is Apple's first id.
     @Test(
@@ -86,15 +104,9 @@ import WinbackCrypto
             ("wb.offer", nil, false, nil), (nil, ["first", "second"], true, "first"), (nil, [], false, nil),
         ] as [(String?, [String]?, Bool, String?)])
     func appleWinBackOffersNeedAppleEligibility(offer: String?, listed: [String]?, isSelected: Bool, offerOfAccount: String?) {
-        let lapsed = SubscriptionTransaction(
-            transactionId: "t1", originalTransactionId: "o1", productId: "m", purchaseDate: 0, expiresDate: 30 * InstantFormat.day)
-        let renewal = RenewalState(originalTransactionId: "o1", expirationIntent: 1, eligibleWinBackOfferIds: listed)
-        let asOf = 60 * InstantFormat.day
-        var campaign = Self.winBack { _ in }
-        campaign.offerKind = .winBack
+        let (timeline, asOf) = Self.lapsedListing(listed)
+        var campaign = Self.appleWinBack()
         campaign.offerIdentifier = offer
-        campaign.signatures = []
-        let timeline = SubscriptionTimeline(transactions: [lapsed], renewal: renewal, asOf: asOf, graceMilliseconds: 0)
         let selected = Self.selector.select(campaign, timelines: [timeline], asOf: asOf, coolingDown: [])
         #expect(selected.map(\.accountKey) == (isSelected ? ["o1"] : []))
         #expect(selected.first?.offerIdentifier == offerOfAccount)
@@ -113,16 +125,10 @@ import WinbackCrypto
             (["plan.12m"], ["other"], nil), (["plan.12m"], [], nil),
         ] as [([String], [String], String?)])
     func winBackPreferencesFollowApplesOrder(allowed: [String], listed: [String], offerOfAccount: String?) {
-        let lapsed = SubscriptionTransaction(
-            transactionId: "t1", originalTransactionId: "o1", productId: "m", purchaseDate: 0, expiresDate: 30 * InstantFormat.day)
-        let renewal = RenewalState(originalTransactionId: "o1", expirationIntent: 1, eligibleWinBackOfferIds: listed)
-        let asOf = 60 * InstantFormat.day
-        var campaign = Self.winBack { _ in }
-        campaign.offerKind = .winBack
+        let (timeline, asOf) = Self.lapsedListing(listed)
+        var campaign = Self.appleWinBack()
         campaign.offerIdentifier = nil
         campaign.offerIdentifiers = allowed
-        campaign.signatures = []
-        let timeline = SubscriptionTimeline(transactions: [lapsed], renewal: renewal, asOf: asOf, graceMilliseconds: 0)
         let selected = Self.selector.select(campaign, timelines: [timeline], asOf: asOf, coolingDown: [])
         #expect(selected.map(\.accountKey) == (offerOfAccount == nil ? [] : ["o1"]))
         #expect(selected.first?.offerIdentifier == offerOfAccount)

@@ -188,9 +188,7 @@ public enum CampaignParser {
         campaign.messageIdentifier = message
         switch campaign.offerKind {
         case .promotional:
-            if let signatures = object.optional("signatures"), signatures != .array([]),
-                signatures != .array([JSONElement(value: .string("v2"), range: 0..<0)])
-            {
+            if let signatures = object.optional("signatures"), signatures != .array([]) {
                 guard case .array(let items) = signatures, items.count == 1, items[0].value == .string("v2") else {
                     throw ConfigError(
                         key: "\(name).signatures",
