@@ -18,7 +18,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         // The offer ledger: SQLite with migrations and transactions (system libsqlite3-dev).
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
-        // No HTTP package: `winback sync` uses Foundation's URLSession (FoundationNetworking, libcurl), which ships
+        // `winback serve` (SPEC §19): HTTP/1.1 on SwiftNIO's event loops (NIOPosix, NIOHTTP1), HTTPS through
+        // swift-nio-ssl. Measured here: the two add 2:07 of wall time (240 s CPU, BoringSSL most of it) to a cold
+        // debug build on 2 cores and 35 MB to the binary. SwiftNIO directly rather than Hummingbird 2: one handler
+        // answers four routes, and Hummingbird would add its router, swift-log, swift-metrics, service-lifecycle
+        // and async-algorithms to the build for them.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // No HTTP client package: `winback sync` uses Foundation's URLSession (FoundationNetworking, libcurl), which ships
         // with the toolchain. Measured here: AsyncHTTPClient 1.37 adds 1:39 of wall time (187 s CPU) to a cold
         // build, URLSession nothing; one POST at a time needs neither connection pools nor an event loop.
     ],
@@ -71,11 +78,23 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // `winback serve` on the wire: the HTTP server (SwiftNIO) around WinbackJobs' RetentionService, TLS,
+        // signals and graceful shutdown. The nightly jobs do not link it.
+        .target(
+            name: "WinbackServer",
+            dependencies: [
+                "WinbackJobs", "WinbackIO",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // The executable: flag parsing only.
         .executableTarget(
             name: "winback",
             dependencies: [
-                "WinbackJobs", "WinbackCore",
+                "WinbackJobs", "WinbackCore", "WinbackServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -104,7 +123,9 @@ let package = Package(
         .testTarget(name: "WinbackParquetTests", dependencies: ["WinbackParquet", "WinbackIO"]),
         .testTarget(
             name: "WinbackJobsTests",
-            dependencies: ["WinbackJobs", "WinbackIO", "WinbackTestSupport", "winback", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "WinbackJobs", "WinbackIO", "WinbackServer", "WinbackTestSupport", "winback", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
     ]
 )

@@ -24,10 +24,14 @@ public final class ChainValidator: Sendable {
     private let roots: [Certificate]
     private let cache = Mutex<[ChainKey: Task<ChainEvaluation, Never>]>([:])
     private let validationCount = Atomic<Int>(0)
+    /// The most chains remembered: a long-running server that anyone can send chains to forgets them all when
+    /// one more arrives (a batch job's chains are few and it keeps every one).
+    private let maximumCachedChains: Int
 
-    /// A validator trusting `roots`.
-    public init(roots: [Certificate]) {
+    /// A validator trusting `roots`, remembering at most `maximumCachedChains` chains.
+    public init(roots: [Certificate], maximumCachedChains: Int = .max) {
         self.roots = roots
+        self.maximumCachedChains = maximumCachedChains
     }
 
     /// How many path validations ran (one per distinct chain).
@@ -38,6 +42,7 @@ public final class ChainValidator: Sendable {
         let key = ChainKey(leaf: leaf, intermediate: intermediate)
         let task = cache.withLock { entries in
             if let task = entries[key] { return task }
+            if entries.count >= maximumCachedChains { entries.removeAll() }
             let roots = self.roots
             let counter = self
             let task = Task<ChainEvaluation, Never> {

@@ -66,6 +66,23 @@ public struct SignedPayloadVerifier: Sendable {
     public func verify(
         _ jws: RecordText, as kind: PayloadKind, cache: (any VerifierWorkerCache)? = nil
     ) async throws(RecordFailure) -> VerifiedPayload {
+        let parts = try await check(jws, as: kind, cache: cache)
+        if parts.cacheSignedDate != nil { return .decodedByCache }
+        let (payload, warnings) = try decoder.decode(parts.payload, as: kind)
+        return .decoded(payload, warnings: warnings)
+    }
+
+    /// Verifies `jws` as a record is verified — segments, header, chain to a configured root, validity at its
+    /// `signedDate`, Apple's OIDs, the signature — and returns its payload object undecoded: for signed
+    /// messages that are not records, such as a Retention Messaging request (SPEC §19).
+    public func verifiedObject(_ jws: String) async throws(RecordFailure) -> JSONValue {
+        try await check(RecordText(jws), as: .transaction, cache: nil).payload
+    }
+
+    /// Every check but the payload's decoding; `kind` matters only to `cache`'s decoder.
+    private func check(
+        _ jws: RecordText, as kind: PayloadKind, cache: (any VerifierWorkerCache)?
+    ) async throws(RecordFailure) -> Parts {
         let parts = try jws.withBytes { (bytes) throws(RecordFailure) -> Parts in try self.split(bytes, as: kind, cache: cache) }
         let entry: JWSHeaderCache.Entry
         if let cached = parts.header {
@@ -92,9 +109,7 @@ public struct SignedPayloadVerifier: Sendable {
         } else {
             try Self.checkOneByOne(parts, entry: entry, cache: cache)
         }
-        if parts.cacheSignedDate != nil { return .decodedByCache }
-        let (payload, warnings) = try decoder.decode(parts.payload, as: kind)
-        return .decoded(payload, warnings: warnings)
+        return parts
     }
 
     /// Every check in SPEC §10 order, for a header or chain that failed one (the first failure is thrown).

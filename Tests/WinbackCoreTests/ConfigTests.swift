@@ -42,8 +42,19 @@ import WinbackCore
         BadConfig(
             name: "unknown top-level key", text: replacing("\"output\": \"out\"", with: "\"output\": \"out\", \"outptu\": 1"),
             key: "outptu",
-            message: "unknown key (allowed here: api, app, campaigns, delivery, inputs, ledger, output, report, signing, store, trust)"
+            message:
+                "unknown key (allowed here: api, app, campaigns, delivery, inputs, ledger, output, report, retentionMessaging, signing, store, trust)"
         ),
+        BadConfig(
+            name: "default message not a UUID",
+            text: replacing(
+                "\"output\": \"out\"", with: "\"output\": \"out\", \"retentionMessaging\": { \"defaultMessageIdentifier\": \"hello\" }"),
+            key: "retentionMessaging.defaultMessageIdentifier", message: "expected the UUID of an approved retention message, found 'hello'"
+        ),
+        BadConfig(
+            name: "unknown retentionMessaging key",
+            text: replacing("\"output\": \"out\"", with: "\"output\": \"out\", \"retentionMessaging\": { \"default\": 1 }"),
+            key: "retentionMessaging.default", message: "unknown key (allowed here: defaultMessageIdentifier)"),
         BadConfig(
             name: "unknown nested key", text: replacing("\"gracePeriodDays\"", with: "\"graceDays\": 1, \"gracePeriodDays\""),
             key: "report.graceDays",

@@ -18,6 +18,8 @@ public struct WinbackConfig: Sendable, Equatable {
     public var api: APISettings? = nil
     /// `delivery` (SPEC §18): the webhook `winback deliver` sends offers to; `nil` when absent.
     public var delivery: DeliverySettings? = nil
+    /// `retentionMessaging` (SPEC §19): `winback serve`'s default message; `nil` when absent.
+    public var retentionMessaging: RetentionMessagingSettings? = nil
     /// The SQLite offer ledger.
     public var ledger: String
     /// The verified store's directory (SPEC §14); `nil`: `verified/` beside the ledger.
@@ -36,7 +38,10 @@ public struct WinbackConfig: Sendable, Equatable {
             throw ConfigError(key: "(file)", message: "expected a JSON object, found invalid JSON: \(error)")
         }
         let reader = try ConfigObject(root, key: "")
-        try reader.allowOnly(["app", "inputs", "trust", "report", "signing", "api", "delivery", "ledger", "store", "output", "campaigns"])
+        try reader.allowOnly([
+            "app", "inputs", "trust", "report", "signing", "api", "delivery", "retentionMessaging", "ledger", "store", "output",
+            "campaigns",
+        ])
 
         let app = try ConfigObject(try reader.required("app"), key: "app")
         try app.allowOnly(["bundleId", "appAppleId", "environment"])
@@ -118,6 +123,9 @@ public struct WinbackConfig: Sendable, Equatable {
         let delivery = try reader.optional("delivery").map { value throws(ConfigError) in
             try DeliverySettings.parse(ConfigObject(value, key: "delivery"))
         }
+        let retentionMessaging = try reader.optional("retentionMessaging").map { value throws(ConfigError) in
+            try RetentionMessagingSettings.parse(ConfigObject(value, key: "retentionMessaging"))
+        }
         let ledger = try reader.string("ledger")
         let store = try reader.optionalString("store")
         let output = try reader.string("output")
@@ -143,6 +151,7 @@ public struct WinbackConfig: Sendable, Equatable {
             }(),
             signing: signing, api: api, ledger: ledger, store: store, output: output, campaigns: campaigns)
         config.delivery = delivery
+        config.retentionMessaging = retentionMessaging
         return config
     }
 }

@@ -1,0 +1,245 @@
+import Dispatch
+import Synchronization
+import WinbackCore
+import WinbackCrypto
+
+/// What `winback serve` does with a request, whichever server library carries it (SPEC §19): answers
+/// `POST /retention` from the newest published day's decisions, `GET /healthz` and `GET /metrics`; keeps the
+/// request log; loads a newly published day while it serves. It never touches the ledger.
+public final class RetentionService: Sendable {
+    /// The largest request body read, bytes; a larger one is answered 413.
+    public static let maximumBodyBytes = 64 * 1024
+    /// How far `signedDate` may lie from now, either way, milliseconds.
+    static let freshnessMilliseconds: Int64 = 300_000
+
+    let app: AppIdentity
+    let verifier: SignedPayloadVerifier
+    /// Signs promotional offers; `nil` when no Retention Messaging campaign offers one.
+    let signer: OfferSigner?
+    let defaultMessageIdentifier: String?
+    let campaignOrder: [String]
+    /// The output root holding `dt=<D>/`.
+    let output: String
+    let options: ServeOptions
+    let replays = ReplayGuard()
+    let metrics = ServeMetrics()
+    let log: RequestLogWriter
+    private let served = Mutex<(table: RetentionDecisionTable?, day: PublishedDecisions.Day?, failed: PublishedDecisions.Day?)>(
+        (nil, nil, nil))
+    /// Told what happens that an operator should know (a day loaded, a day that would not load).
+    let inform: @Sendable (String) -> Void
+
+    init(
+        app: AppIdentity, verifier: SignedPayloadVerifier, signer: OfferSigner?, defaultMessageIdentifier: String?, campaignOrder: [String],
+        output: String, ledgerPath: String, options: ServeOptions, inform: @escaping @Sendable (String) -> Void
+    ) {
+        self.app = app
+        self.verifier = verifier
+        self.signer = signer
+        self.defaultMessageIdentifier = defaultMessageIdentifier
+        self.campaignOrder = campaignOrder
+        self.output = output
+        self.options = options
+        self.inform = inform
+        let metrics = metrics
+        log = RequestLogWriter(ledgerPath: ledgerPath) { reason in
+            metrics.countLogError()
+            inform("warning: request log: \(reason)")
+        }
+    }
+
+    /// The day whose decisions are served, and how many subscriptions have one.
+    public var decisions: (day: String?, count: Int) {
+        served.withLock { ($0.day?.label, $0.table?.count ?? 0) }
+    }
+
+    // MARK: Requests
+
+    /// The reply to one request. `body` is the whole body, or `nil` when it was over ``maximumBodyBytes``.
+    public func handle(method: String, target: String, body: [UInt8]?) async -> ServeReply {
+        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? target
+        switch path {
+        case "/retention":
+            return await retention(method: method, body: body)
+        case "/healthz":
+            guard method == "GET" else { return notAllowed("GET") }
+            let (day, count) = decisions
+            metrics.count(outcome: "healthz")
+            return .json(
+                200,
+                JSONText.render(
+                    JSONText.object([
+                        ("status", .string("ok")), ("decisionsDay", day.map(JSONValue.string) ?? .null),
+                        ("decisions", .integer(Int64(count))),
+                    ])))
+        case "/metrics":
+            guard method == "GET" else { return notAllowed("GET") }
+            let (day, count) = decisions
+            return ServeReply(
+                status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
+                body: Array(metrics.render(decisions: count, day: day).utf8))
+        default:
+            metrics.count(outcome: "not_found")
+            return .json(404, #"{"error":"not_found"}"#)
+        }
+    }
+
+    private func notAllowed(_ allow: String) -> ServeReply {
+        metrics.count(outcome: "method_not_allowed")
+        return .json(405, #"{"error":"method_not_allowed"}"#, allow: allow)
+    }
+
+    /// What the request log writes about one response to `/retention`.
+    private struct Outcome {
+        var request: RetentionRequest?
+        var status = 200
+        var decision: RetentionDecision?
+        var answer: RetentionAnswer = .none
+        var error: String?
+    }
+
+    private func retention(method: String, body: [UInt8]?) async -> ServeReply {
+        let started = ContinuousClock.now
+        let receivedAt = options.now()
+        var outcome = Outcome()
+        let reply: ServeReply
+        if method != "POST" {
+            (outcome.status, outcome.error) = (405, "method_not_allowed")
+            reply = .json(405, #"{"error":"method_not_allowed"}"#, allow: "POST")
+        } else if let body {
+            do {
+                try await answer(body, now: receivedAt, into: &outcome)
+                reply = .json(200, outcome.answer.json)
+            } catch {
+                (outcome.status, outcome.error) = (400, error.code.text)
+                reply = .json(400, JSONText.render(JSONText.object([("error", .string(error.code.text))])))
+            }
+        } else {
+            (outcome.status, outcome.error) = (413, "body_too_large")
+            reply = .json(413, #"{"error":"body_too_large"}"#)
+        }
+        let elapsed = ContinuousClock.now - started
+        let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+        metrics.record(
+            outcome: outcome.error ?? outcome.answer.kind ?? "none", latencySeconds: Double(micros) / 1e6, isRefused: outcome.status != 200)
+        write(outcome, receivedAt: receivedAt, latencyMicros: micros)
+        return reply
+    }
+
+    /// Verifies and checks the request in `body`, then fills in its decision and answer.
+    private func answer(_ body: [UInt8], now: Int64, into outcome: inout Outcome) async throws(RetentionRefusal) {
+        guard let object = try? JSONParser.parse(body), case .string(let jws)? = object["signedPayload"] else {
+            throw RetentionRefusal(.malformedBody, "expected a JSON object with a string signedPayload")
+        }
+        let payload: JSONValue
+        do {
+            payload = try await verifier.verifiedObject(jws)
+        } catch {
+            throw RetentionRefusal(.unverified(error.code), error.message)
+        }
+        let request = try RetentionRequest(payload: payload)
+        outcome.request = request
+        guard replays.admit(request.requestIdentifier, now: now) else {
+            throw RetentionRefusal(.replayedRequest, "requestIdentifier \(request.requestIdentifier) was seen in the last 10 minutes")
+        }
+        if let expected = app.appAppleId, request.appAppleId != expected {
+            throw RetentionRefusal(.wrongApp, "appAppleId \(request.appAppleId.map(String.init) ?? "none"), expected \(expected)")
+        }
+        guard request.environment == app.environment else {
+            throw RetentionRefusal(.wrongEnvironment, "environment \(request.environment), expected \(app.environment)")
+        }
+        guard abs(request.signedDate - now) <= Self.freshnessMilliseconds else {
+            throw RetentionRefusal(.staleRequest, "signedDate is \((request.signedDate - now) / 1000) s from now")
+        }
+        let decision = served.withLock { $0.table }?.decision(for: request.originalTransactionId)
+        outcome.decision = decision
+        outcome.answer = answer(for: request, decision: decision, now: now)
+    }
+
+    /// The answer for a verified, fresh request: the decision's, or the fallback (the default message, else `{}`).
+    func answer(for request: RetentionRequest, decision: RetentionDecision?, now: Int64) -> RetentionAnswer {
+        let fallback = defaultMessageIdentifier.map { RetentionAnswer.message(messageIdentifier: $0) } ?? .none
+        guard let decision, decision.isTreatment, let message = decision.messageIdentifier else { return fallback }
+        switch decision.kind {
+        case "promotional_offer":
+            guard let signer, let offerIdentifier = decision.offerIdentifier else { return fallback }
+            do {
+                let signature = try signer.signV2(
+                    productId: decision.productId ?? request.productId, offerIdentifier: offerIdentifier,
+                    transactionId: request.originalTransactionId, nonce: options.nonce(),
+                    issuedAtSeconds: InstantFormat.floorDivide(now, 1000))
+                return .promotionalOffer(messageIdentifier: message, signatureV2: signature)
+            } catch {
+                inform("warning: could not sign an offer for \(decision.campaignId): \(error)")
+                return fallback
+            }
+        case "alternate_product":
+            guard let productId = decision.productId else { return fallback }
+            return .alternateProduct(messageIdentifier: message, productId: productId, billingPlanType: decision.billingPlanType)
+        default:
+            return .message(messageIdentifier: message)
+        }
+    }
+
+    private func write(_ outcome: Outcome, receivedAt: Int64, latencyMicros: Int64) {
+        func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+        var members: [(String, JSONValue)] = [
+            ("time", .string(InstantFormat.iso8601(milliseconds: receivedAt))),
+            ("requestIdentifier", text(outcome.request?.requestIdentifier)),
+            ("originalTransactionId", text(outcome.request?.originalTransactionId)), ("status", .integer(Int64(outcome.status))),
+            ("campaignId", text(outcome.decision?.campaignId)), ("variant", text(outcome.decision?.variant)),
+            ("kind", text(outcome.answer.kind)),
+            ("latencyMicros", .integer(latencyMicros)),
+        ]
+        if let error = outcome.error { members.append(("error", .string(error))) }
+        log.append(JSONText.render(JSONText.object(members)), day: String(InstantFormat.iso8601(milliseconds: receivedAt).prefix(10)))
+    }
+
+    // MARK: Published days
+
+    /// Loads the newest published day if it is not the one served (a new day, or the same day published
+    /// again); `true` when the served decisions changed. A day that does not load is reported once and the
+    /// previous day stays.
+    @discardableResult
+    public func reload() -> Bool {
+        guard let latest = PublishedDecisions.latest(output: output) else { return false }
+        let (current, failed) = served.withLock { ($0.day, $0.failed) }
+        guard latest != current, latest != failed else { return false }
+        do {
+            let table = try PublishedDecisions.load(output: output, day: latest.label, campaignOrder: campaignOrder)
+            served.withLock { $0 = (table, latest, nil) }
+            inform("serve: decisions of \(latest.label): \(table.count) subscriptions")
+            return true
+        } catch {
+            served.withLock { $0.failed = latest }
+            inform("warning: decisions of \(latest.label) not loaded (still serving \(current?.label ?? "none")): \(error)")
+            return false
+        }
+    }
+
+    /// Looks for a newly published day every ``ServeOptions/reloadIntervalSeconds`` until cancelled; the
+    /// reading happens off the threads that answer requests.
+    public func watch() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(nanoseconds: UInt64(options.reloadIntervalSeconds * 1e9))
+            guard !Task.isCancelled else { return }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async {
+                    self.reload()
+                    continuation.resume()
+                }
+            }
+        }
+    }
+
+    /// Writes every queued request-log line and closes the log; the summary of what was answered.
+    public func finish() -> String {
+        log.close()
+        let (day, count) = decisions
+        return JSONText.render(
+            JSONText.object([
+                ("decisionsDay", day.map(JSONValue.string) ?? .null), ("decisions", .integer(Int64(count))),
+                ("responses", .integer(Int64(metrics.totalResponses))), ("refused", .integer(Int64(metrics.refusedResponses))),
+            ]))
+    }
+}

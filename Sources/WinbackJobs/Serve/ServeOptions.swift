@@ -1,0 +1,39 @@
+import Foundation
+
+/// The inputs of `winback serve` (SPEC §19), with the clock and the nonces injectable for tests.
+public struct ServeOptions: Sendable {
+    /// The config file.
+    public var configPath: String
+    /// The address to listen on (`--host`, default `127.0.0.1`).
+    public var host = "127.0.0.1"
+    /// The port to listen on (`--port`, default 8080; 0 picks a free one).
+    public var port = 8080
+    /// A PEM certificate chain and its private key (`--tls-cert`, `--tls-key`): serve HTTPS instead of HTTP.
+    public var tlsCertificatePath: String?
+    /// The private key of ``tlsCertificatePath``.
+    public var tlsKeyPath: String?
+    /// The output root holding `dt=<D>/` (`--out`); default: the config's `output`.
+    public var outputOverride: String?
+    /// How often the output root is looked at for a newly published day, seconds (SPEC §19: within 10 s).
+    public var reloadIntervalSeconds = 2.0
+    /// No progress lines on stderr.
+    public var isQuiet = false
+    /// The wall clock, epoch milliseconds: freshness, replays, `iat`, the request log.
+    public var now: @Sendable () -> Int64
+    /// A fresh nonce for each signed offer.
+    public var nonce: @Sendable () -> String
+    /// Environment variables (`WINBACK_SIGNING_KEY_FILE`).
+    public var environment: [String: String]
+
+    /// Options with the real clock and random nonces unless given.
+    public init(
+        configPath: String, now: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) },
+        nonce: @escaping @Sendable () -> String = { RandomNonce.make() },
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.configPath = configPath
+        self.now = now
+        self.nonce = nonce
+        self.environment = environment
+    }
+}
