@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Checks jobs/k8s/ without a cluster: each manifest against a JSON schema of the parts of batch/v1 Job
-(and v1 ConfigMap) we use, then what a schema cannot say — the Indexed Job's completions, parallelism and
---shards agree, the merge lists exactly those N partials, every volume mount has its volume, every flag
-exists in `winback run --help` / `winback merge --help`.
+"""Checks jobs/k8s/ without a cluster: each manifest against a JSON schema of the parts of batch/v1 Job,
+apps/v1 Deployment, v1 Service (and v1 ConfigMap) we use, then what a schema cannot say — the Indexed Job's
+completions, parallelism and --shards agree, the merge lists exactly those N partials, every volume mount has
+its volume, every flag exists in `winback <command> --help`, the server listens on the port its probes and
+Service name, and its grace period covers its drain.
 
 usage: check_k8s.py WINBACK_BIN
 """
@@ -84,6 +85,97 @@ CONFIG_MAP = {
         "data": {"type": "object", "required": ["AS_OF"], "properties": {"AS_OF": {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"}}},
     },
 }
+
+
+DEPLOYMENT = {
+    "type": "object",
+    "required": ["apiVersion", "kind", "metadata", "spec"],
+    "properties": {
+        "apiVersion": {"const": "apps/v1"},
+        "kind": {"const": "Deployment"},
+        "metadata": {"type": "object", "required": ["name"]},
+        "spec": {
+            "type": "object",
+            "required": ["replicas", "selector", "template"],
+            "properties": {
+                "replicas": {"type": "integer", "minimum": 1},
+                "selector": {"type": "object", "required": ["matchLabels"]},
+                "template": {
+                    "type": "object",
+                    "required": ["metadata", "spec"],
+                    "properties": {
+                        "metadata": {"type": "object", "required": ["labels"]},
+                        "spec": {
+                            "type": "object",
+                            "required": ["containers", "volumes", "terminationGracePeriodSeconds"],
+                            "properties": {
+                                "terminationGracePeriodSeconds": {"type": "integer", "minimum": 0},
+                                "containers": {
+                                    "type": "array",
+                                    "minItems": 1,
+                                    "items": {
+                                        **CONTAINER,
+                                        "required": CONTAINER["required"] + ["ports", "readinessProbe", "livenessProbe"],
+                                    },
+                                },
+                                "volumes": {"type": "array", "items": {"type": "object", "required": ["name"]}},
+                            },
+                        },
+                    },
+                },
+            },
+        },
+    },
+}
+SERVICE = {
+    "type": "object",
+    "required": ["apiVersion", "kind", "metadata", "spec"],
+    "properties": {
+        "apiVersion": {"const": "v1"},
+        "kind": {"const": "Service"},
+        "spec": {
+            "type": "object",
+            "required": ["selector", "ports"],
+            "properties": {
+                "ports": {"type": "array", "minItems": 1, "items": {"type": "object", "required": ["port", "targetPort"]}},
+            },
+        },
+    },
+}
+
+
+def check_serve(root, binary):
+    """The Deployment runs `winback serve` on the port its probes and the Service use, with a grace period
+    longer than the server's 25 s drain; the Service selects the Deployment's pods."""
+    deployment = load(root / "serve-deployment.yaml", DEPLOYMENT)
+    service = load(root / "serve-service.yaml", SERVICE)
+    pod = deployment["spec"]["template"]
+    check_mounts("serve-deployment.yaml", pod["spec"])
+    labels = pod["metadata"]["labels"]
+    for name, selector in [("Deployment selector", deployment["spec"]["selector"]["matchLabels"]), ("Service selector", service["spec"]["selector"])]:
+        if any(labels.get(key) != value for key, value in selector.items()):
+            fail(f"serve: the {name} {selector} does not select the pod labels {labels}")
+    container = pod["spec"]["containers"][0]
+    argv = words(container)
+    if argv[:2] != ["winback", "serve"]:
+        fail(f"serve-deployment.yaml: expected `winback serve …`, found {argv[:2]}")
+    check_flags("serve-deployment.yaml", argv, binary)
+    port = int(argv[argv.index("--port") + 1]) if "--port" in argv else 8080
+    host = argv[argv.index("--host") + 1] if "--host" in argv else "127.0.0.1"
+    if host not in ("0.0.0.0", "::"):
+        fail(f"serve-deployment.yaml: --host {host} is not reachable from outside the pod")
+    ports = {entry.get("name"): entry["containerPort"] for entry in container["ports"]}
+    if port not in ports.values():
+        fail(f"serve-deployment.yaml: winback listens on {port}, the container declares {sorted(ports.values())}")
+    for probe in ["readinessProbe", "livenessProbe"]:
+        get = container[probe].get("httpGet", {})
+        if get.get("path") != "/healthz" or ports.get(get.get("port"), get.get("port")) != port:
+            fail(f"serve-deployment.yaml: {probe} must GET /healthz on port {port}")
+    for entry in service["spec"]["ports"]:
+        if ports.get(entry["targetPort"], entry["targetPort"]) != port:
+            fail(f"serve-service.yaml: targetPort {entry['targetPort']} is not winback's port {port}")
+    if pod["spec"]["terminationGracePeriodSeconds"] < 30:
+        fail("serve-deployment.yaml: terminationGracePeriodSeconds must cover the 25 s drain (30 or more)")
 
 
 def fail(message):
@@ -173,7 +265,11 @@ def main():
     for option_name in ["--config", "--as-of"]:
         if option(merge_argv, option_name) != option(deliver_argv, option_name):
             fail(f"deliver-job.yaml: {option_name} differs from the merge's")
-    print(f"check_k8s: shards-job.yaml ({n} shards), merge-job.yaml, deliver-job.yaml and night-configmap.yaml are valid")
+    check_serve(root, binary)
+    print(
+        f"check_k8s: shards-job.yaml ({n} shards), merge-job.yaml, deliver-job.yaml, night-configmap.yaml, serve-deployment.yaml"
+        " and serve-service.yaml are valid"
+    )
 
 
 if __name__ == "__main__":
