@@ -54,6 +54,9 @@ public final class RetentionServer: Sendable {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
                     }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    // A connection that sends nothing for a minute is closed (Apple's requests come and go in
+                    // under a second; an idle client must not hold a connection for ever).
+                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: .seconds(60)))
                     try channel.pipeline.syncOperations.addHandler(RetentionHTTPHandler(service: service, tracker: tracker))
                 }
             }

@@ -204,6 +204,31 @@ import WinbackTestSupport
         #expect(log.filter { $0["error"] == .string("replayed_request") }.first?["requestIdentifier"] == .string(replayed))
     }
 
+    /// Seeded mutants of a valid request (bytes changed, cut, spliced) and of its JWS: each is answered, never
+    /// a crash, and none but the unchanged request gets an offer.
+    @Test func mutatedRequestsAreRefusedNeverFatal() async throws {
+        let running = try await Self.start("serve-fuzz")
+        let service = running.server.service
+        let now = running.clock.now()
+        let payload = RetentionRequests.payload(originalTransactionId: "1000", requestIdentifier: "fixed-id", signedDate: now)
+        let jws = try running.requests.jws(payload)
+        let valid = RetentionRequests.body(jws)
+        var mutator = Mutator(state: 0x5EED_0040)
+        var offers = 0
+        for round in 0..<600 {
+            let body =
+                round % 2 == 0
+                ? mutator.mutate(valid, other: Array(#"{"signedPayload":"a.b.c"}"#.utf8))
+                : RetentionRequests.body(String(decoding: mutator.mutate(Array(jws.utf8), other: Array("eyJ.x5c".utf8)), as: UTF8.self))
+            let reply = await service.handle(method: "POST", target: "/retention", body: body)
+            #expect([200, 400].contains(reply.status))
+            if String(decoding: reply.body, as: UTF8.self).contains("promotionalOffer") { offers += 1 }
+        }
+        // Only an unchanged signed request can carry an offer, and its identifier is then remembered.
+        #expect(offers <= 1)
+        _ = await running.server.stop()
+    }
+
     @Test func picksUpANewlyPublishedDayWithoutARestart() async throws {
         let running = try await Self.start("serve-reload", reloadSeconds: 0.2)
         #expect(try await running.ask("2000")["message"] != nil)
