@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One column's values of the row group being built, with its statistics, and their encoding as a v1
 /// data page: the definition levels (1 present, 0 null) as a bit-packed run of the RLE/bit-packing hybrid,
 /// length-prefixed, then the present values PLAIN-encoded.
@@ -27,40 +33,82 @@ struct ColumnBuffer {
 
     /// Adds a value; `false` when its kind does not fit the column.
     mutating func append(_ value: ParquetValue?) -> Bool {
+        switch value {
+        case nil:
+            appendNull()
+            return true
+        case .integer(let integer)?: return appendInteger(integer)
+        case .bytes(let bytes)?: return bytes.withUnsafeBytes { appendBytes($0) }
+        case .boolean(let flag)?: return appendBoolean(flag)
+        }
+    }
+
+    /// Adds a null.
+    mutating func appendNull() {
+        if count % 8 == 0 { definitionLevels.append(0) }
+        count += 1
+        nulls += 1
+    }
+
+    /// Marks the next value present.
+    private mutating func markPresent() {
         let bit = count % 8
         if bit == 0 { definitionLevels.append(0) }
-        defer { count += 1 }
-        guard let value else {
-            nulls += 1
-            return true
-        }
         definitionLevels[definitionLevels.count - 1] |= 1 << bit
-        switch (type, value) {
-        case (.string, .bytes(let bytes)):
-            Self.appendLittleEndian(UInt64(bytes.count), width: 4, to: &values)
-            values += bytes
-            if minimumBytes.map({ bytes.lexicographicallyPrecedes($0) }) ?? true { minimumBytes = bytes }
-            if maximumBytes.map({ $0.lexicographicallyPrecedes(bytes) }) ?? true { maximumBytes = bytes }
-        case (.date, .integer(let days)):
-            guard let day = Int32(exactly: days) else { return false }
-            Self.appendLittleEndian(UInt64(UInt32(bitPattern: day)), width: 4, to: &values)
-            track(days)
-        case (.int64, .integer(let integer)), (.decimal, .integer(let integer)), (.timestampMillis, .integer(let integer)):
-            Self.appendLittleEndian(UInt64(bitPattern: integer), width: 8, to: &values)
-            track(integer)
-        case (.boolean, .boolean(let flag)):
-            booleans.append(flag)
-            track(flag ? 1 : 0)
-        default:
-            // The wrong kind for the column: the row is refused (the writer throws), so nothing else is undone.
+        count += 1
+    }
+
+    /// Adds an INT64 (or a decimal's unscaled value, a timestamp's milliseconds, a date's days); `false` when
+    /// the column holds another kind or a date does not fit INT32.
+    mutating func appendInteger(_ integer: Int64) -> Bool {
+        switch type {
+        case .date:
+            guard let day = Int32(exactly: integer) else { return false }
+            markPresent()
+            withUnsafeBytes(of: day.littleEndian) { values.append(contentsOf: $0) }
+        case .int64, .decimal, .timestampMillis:
+            markPresent()
+            withUnsafeBytes(of: integer.littleEndian) { values.append(contentsOf: $0) }
+        case .string, .boolean:
             return false
         }
+        if integer < minimumInteger ?? .max { minimumInteger = integer }
+        if integer > maximumInteger ?? .min { maximumInteger = integer }
         return true
     }
 
-    private mutating func track(_ integer: Int64) {
-        minimumInteger = Swift.min(minimumInteger ?? integer, integer)
-        maximumInteger = Swift.max(maximumInteger ?? integer, integer)
+    /// Adds a string's UTF-8 bytes; `false` when the column is not a string column.
+    mutating func appendBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard type == .string else { return false }
+        markPresent()
+        withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { values.append(contentsOf: $0) }
+        values.append(contentsOf: bytes)
+        if minimumBytes.map({ Self.compare(bytes, $0) < 0 }) ?? true { minimumBytes = Array(bytes) }
+        if maximumBytes.map({ Self.compare(bytes, $0) > 0 }) ?? true { maximumBytes = Array(bytes) }
+        return true
+    }
+
+    /// Adds a boolean; `false` when the column is not BOOLEAN.
+    mutating func appendBoolean(_ flag: Bool) -> Bool {
+        guard type == .boolean else { return false }
+        markPresent()
+        booleans.append(flag)
+        let integer: Int64 = flag ? 1 : 0
+        if integer < minimumInteger ?? .max { minimumInteger = integer }
+        if integer > maximumInteger ?? .min { maximumInteger = integer }
+        return true
+    }
+
+    /// Unsigned byte order (Parquet's order for strings): negative, zero or positive.
+    private static func compare(_ left: UnsafeRawBufferPointer, _ right: [UInt8]) -> Int {
+        right.withUnsafeBytes { right in
+            let common = Swift.min(left.count, right.count)
+            if common > 0, let a = left.baseAddress, let b = right.baseAddress {
+                let order = Int(memcmp(a, b, common))
+                if order != 0 { return order }
+            }
+            return left.count - right.count
+        }
     }
 
     private static func appendLittleEndian(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {

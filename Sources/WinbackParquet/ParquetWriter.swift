@@ -32,7 +32,7 @@ public final class ParquetWriter {
     private let rowGroupRows: Int
     private let level: Int32
     private let sink: ([UInt8]) throws -> Void
-    private var buffers: [ColumnBuffer]
+    fileprivate var buffers: [ColumnBuffer]
     private var rowGroups: [RowGroupInfo] = []
     private var rowsInGroup = 0
     /// Rows written so far.
@@ -64,14 +64,74 @@ public final class ParquetWriter {
         guard row.count == columns.count else {
             throw Failure(description: "a row of \(row.count) values for \(columns.count) columns")
         }
-        for (index, value) in row.enumerated() {
-            guard buffers[index].append(value) else {
-                throw Failure(description: "column \(columns[index].name): a value of the wrong kind (\(String(describing: value)))")
-            }
+        try appendRow { cells in
+            for value in row { try cells.append(value) }
+        }
+    }
+
+    /// Appends one row whose values `fill` gives one at a time, in column order, without boxing them: the
+    /// fast path for tables converted cell by cell. After a throw the table is abandoned (a row may be half in).
+    public func appendRow(_ fill: (inout RowCells) throws -> Void) throws {
+        var cells = RowCells(writer: self)
+        try fill(&cells)
+        guard cells.column == columns.count else {
+            throw Failure(description: "a row of \(cells.column) values for \(columns.count) columns")
         }
         rows += 1
         rowsInGroup += 1
         if rowsInGroup >= rowGroupRows { try flushRowGroup() }
+    }
+
+    /// The values of the row being appended, column after column (``appendRow(_:)``).
+    public struct RowCells: ~Copyable {
+        fileprivate let writer: ParquetWriter
+        /// The column the next value goes to.
+        public private(set) var column = 0
+
+        fileprivate init(writer: ParquetWriter) {
+            self.writer = writer
+        }
+
+        private mutating func next(_ isAccepted: Bool, _ kind: @autoclosure () -> String) throws {
+            guard isAccepted else {
+                let name = column < writer.columns.count ? writer.columns[column].name : "#\(column)"
+                throw Failure(description: "column \(name): a value of the wrong kind (\(kind()))")
+            }
+            column += 1
+        }
+
+        private var hasRoom: Bool { column < writer.columns.count }
+
+        /// A null.
+        public mutating func null() throws {
+            if hasRoom { writer.buffers[column].appendNull() }
+            try next(hasRoom, "a value past the last column")
+        }
+
+        /// An INT64, a decimal's unscaled value, a timestamp's milliseconds or a date's days.
+        public mutating func integer(_ value: Int64) throws {
+            try next(hasRoom && writer.buffers[column].appendInteger(value), "integer \(value)")
+        }
+
+        /// A string's UTF-8 bytes.
+        public mutating func bytes(_ value: UnsafeRawBufferPointer) throws {
+            try next(hasRoom && writer.buffers[column].appendBytes(value), "\(value.count) bytes")
+        }
+
+        /// A BOOLEAN.
+        public mutating func boolean(_ value: Bool) throws {
+            try next(hasRoom && writer.buffers[column].appendBoolean(value), "boolean \(value)")
+        }
+
+        /// Any value, or `nil` for a null.
+        public mutating func append(_ value: ParquetValue?) throws {
+            switch value {
+            case nil: try null()
+            case .integer(let integer)?: try self.integer(integer)
+            case .bytes(let bytes)?: try bytes.withUnsafeBytes { try self.bytes($0) }
+            case .boolean(let flag)?: try boolean(flag)
+            }
+        }
     }
 
     /// Writes the last row group and the footer; returns the file's size in bytes.

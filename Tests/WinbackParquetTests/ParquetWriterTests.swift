@@ -91,6 +91,34 @@ import Testing
     @Test func aValueOfTheWrongKindIsRefused() throws {
         let writer = try ParquetWriter(columns: [.init(name: "n", type: .int64)]) { _ in }
         #expect(throws: ParquetWriter.Failure.self) { try writer.append([.bytes([1])]) }
+        #expect(throws: ParquetWriter.Failure.self) { try writer.appendRow { try $0.boolean(true) } }
+        #expect(throws: ParquetWriter.Failure.self) { try writer.appendRow { _ in } }  // too few values
+        #expect(throws: ParquetWriter.Failure.self) {
+            try writer.appendRow { cells in
+                try cells.integer(1)
+                try cells.null()  // one past the last column
+            }
+        }
+    }
+
+    /// Rows given cell by cell (the converter's path) make the same file as rows of values.
+    @Test func rowsCellByCellEqualRowsOfValues() throws {
+        var bytes: [UInt8] = []
+        let writer = try ParquetWriter(columns: Self.columns) { bytes += $0 }
+        for row in Self.rows {
+            try writer.appendRow { cells in
+                for value in row {
+                    switch value {
+                    case nil: try cells.null()
+                    case .integer(let integer)?: try cells.integer(integer)
+                    case .bytes(let text)?: try text.withUnsafeBytes { try cells.bytes($0) }
+                    case .boolean(let flag)?: try cells.boolean(flag)
+                    }
+                }
+            }
+        }
+        _ = try writer.finish()
+        #expect(bytes == (try Self.write(Self.rows)))
     }
 
     static let zigzagCases: [(Int64, [UInt8])] = [

@@ -52,28 +52,35 @@ enum ParquetTables {
         }
     }
 
-    /// A CSV cell's bytes as the Parquet value of its column type (`.some(nil)` for an empty cell); `nil` for
+    /// Appends a CSV cell's bytes (`nil`: an empty cell, a null) as the value of its column type; throws for
     /// a cell the type does not parse, which would be a defect of the writer that made the CSV.
-    static func value(_ cell: ArraySlice<UInt8>?, _ type: ColumnType) -> ParquetValue?? {
-        guard let cell, !cell.isEmpty else { return .some(nil) }
+    static func append(_ cell: UnsafeRawBufferPointer?, as type: ColumnType, to cells: inout ParquetWriter.RowCells) throws {
+        guard let cell, !cell.isEmpty else { return try cells.null() }
+        let parsed: Int64?
         switch type {
-        case .string, .currency, .month, .stringArray: return .bytes(Array(cell))
-        case .integer, .money: return integer(cell).map { .integer($0) }
-        case .rate: return decimal(cell, scale: 6).map { .integer($0) }
+        case .string, .currency, .month, .stringArray: return try cells.bytes(cell)
+        case .integer, .money: parsed = integer(cell)
+        case .rate: parsed = decimal(cell, scale: 6)
         case .boolean:
-            if cell.elementsEqual("true".utf8) { return .boolean(true) }
-            if cell.elementsEqual("false".utf8) { return .boolean(false) }
-            return nil
-        case .date:
-            guard cell.count == 10, let days = day(cell) else { return nil }
-            return .integer(days)
-        case .instant: return instant(cell).map { .integer($0) }
+            if cell.elementsEqual("true".utf8) { return try cells.boolean(true) }
+            if cell.elementsEqual("false".utf8) { return try cells.boolean(false) }
+            parsed = nil
+        case .date: parsed = cell.count == 10 ? day(cell) : nil
+        case .instant: parsed = instant(cell)
         }
+        guard let parsed else { throw CellError(text: String(decoding: cell, as: UTF8.self), type: type) }
+        try cells.integer(parsed)
+    }
+
+    /// A cell its column's type does not parse.
+    struct CellError: Error {
+        var text: String
+        var type: ColumnType
     }
 
     /// ASCII digits with an optional minus sign, without overflow.
-    static func integer(_ bytes: ArraySlice<UInt8>) -> Int64? {
-        var digits = bytes
+    static func integer(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+        var digits = bytes[...]
         let isNegative = digits.first == UInt8(ascii: "-")
         if isNegative { digits = digits.dropFirst() }
         guard !digits.isEmpty, digits.count <= 19 else { return nil }
@@ -89,14 +96,15 @@ enum ParquetTables {
     }
 
     /// `-0.123456` as the unscaled integer of `scale` decimals (fewer decimals are padded; more are refused).
-    static func decimal(_ bytes: ArraySlice<UInt8>, scale: Int) -> Int64? {
-        var digits = bytes
+    static func decimal(_ bytes: UnsafeRawBufferPointer, scale: Int) -> Int64? {
+        var digits = bytes[...]
         let isNegative = digits.first == UInt8(ascii: "-")
         if isNegative { digits = digits.dropFirst() }
         let dot = digits.firstIndex(of: UInt8(ascii: "."))
         let whole = dot.map { digits[digits.startIndex..<$0] } ?? digits
-        let fraction = dot.map { digits[($0 + 1)...] } ?? []
-        guard fraction.count <= scale, let wholeValue = integer(whole), wholeValue >= 0, !whole.isEmpty else { return nil }
+        let fraction = dot.map { digits[($0 + 1)...] } ?? digits[digits.endIndex...]
+        guard fraction.count <= scale, !whole.isEmpty, let wholeValue = integer(UnsafeRawBufferPointer(rebasing: whole)), wholeValue >= 0
+        else { return nil }
         var value = wholeValue
         for position in 0..<scale {
             let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
@@ -111,25 +119,25 @@ enum ParquetTables {
         return isNegative ? -value : value
     }
 
-    /// A decimal given as text (see ``decimal(_:scale:)-(ArraySlice<UInt8>,_)``).
-    static func decimal(_ text: String, scale: Int) -> Int64? { decimal(ArraySlice(text.utf8), scale: scale) }
+    /// A decimal given as text (see ``decimal(_:scale:)-(UnsafeRawBufferPointer,_)``).
+    static func decimal(_ text: String, scale: Int) -> Int64? {
+        var text = text
+        return text.withUTF8 { decimal(UnsafeRawBufferPointer($0), scale: scale) }
+    }
 
     /// `YYYY-MM-DD` (the first 10 bytes) as days since 1970-01-01.
-    private static func day(_ bytes: ArraySlice<UInt8>) -> Int64? {
-        let base = bytes.startIndex
-        guard bytes.count >= 10, bytes[base + 4] == UInt8(ascii: "-"), bytes[base + 7] == UInt8(ascii: "-"),
-            let year = integer(bytes[base..<(base + 4)]), let month = integer(bytes[(base + 5)..<(base + 7)]),
-            let dayOfMonth = integer(bytes[(base + 8)..<(base + 10)]), (1...12).contains(month), (1...31).contains(dayOfMonth)
+    private static func day(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+        func number(_ offset: Int, _ length: Int) -> Int64? { integer(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])) }
+        guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), let year = number(0, 4),
+            let month = number(5, 2), let dayOfMonth = number(8, 2), (1...12).contains(month), (1...31).contains(dayOfMonth)
         else { return nil }
         return InstantFormat.days(year: year, month: month, day: dayOfMonth)
     }
 
     /// `2026-11-19T06:00:00.000Z` as epoch milliseconds.
-    static func instant(_ bytes: ArraySlice<UInt8>) -> Int64? {
-        let base = bytes.startIndex
-        guard bytes.count == 24, bytes[base + 10] == UInt8(ascii: "T"), bytes[base + 23] == UInt8(ascii: "Z"), let days = day(bytes)
-        else { return nil }
-        func number(_ offset: Int, _ length: Int) -> Int64? { integer(bytes[(base + offset)..<(base + offset + length)]) }
+    static func instant(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+        guard bytes.count == 24, bytes[10] == UInt8(ascii: "T"), bytes[23] == UInt8(ascii: "Z"), let days = day(bytes) else { return nil }
+        func number(_ offset: Int, _ length: Int) -> Int64? { integer(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])) }
         guard let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2), let millisecond = number(20, 3) else {
             return nil
         }
@@ -156,28 +164,22 @@ enum ParquetTables {
                 try handle.write(contentsOf: bytes)
             }
             var reader = CSVRowReader(source: try GzipReader(source: try FileByteSource(path: csvPath)))
-            var isHeader = true
+            _ = try reader.advance()  // the header
             var rowNumber = 0
-            var row: [ParquetValue?] = []
-            row.reserveCapacity(columns.count)
-            while let fields = try reader.next() {
-                if isHeader {
-                    isHeader = false
-                    continue
-                }
+            while try reader.advance() {
                 rowNumber += 1
-                guard fields.count == columns.count else {
-                    throw JobError.internalError("\(output.name) row \(rowNumber): \(fields.count) fields for \(columns.count) columns")
-                }
-                row.removeAll(keepingCapacity: true)
-                for (field, column) in zip(fields, columns) {
-                    guard let value = value(field, column.type) else {
-                        let text = field.map { String(decoding: $0, as: UTF8.self) } ?? ""
-                        throw JobError.internalError("\(output.name) row \(rowNumber): \(column.name) '\(text)' is not a \(column.type)")
+                try reader.withRow { row in
+                    guard row.count == columns.count else {
+                        throw JobError.internalError("\(output.name) row \(rowNumber): \(row.count) fields for \(columns.count) columns")
                     }
-                    row.append(value)
+                    do {
+                        try writer.appendRow { cells in
+                            for index in columns.indices { try append(row[index], as: columns[index].type, to: &cells) }
+                        }
+                    } catch let error as CellError {
+                        throw JobError.internalError("\(output.name) row \(rowNumber): '\(error.text)' is not a \(error.type)")
+                    }
                 }
-                try writer.append(row)
             }
             let bytes = try writer.finish()
             try handle.synchronize()
@@ -208,89 +210,5 @@ enum ParquetTables {
         return OutputStats(
             name: "views.sql", rows: tables.count, bytes: bytes.count, sha256: HexDigest.string(SHA256.hash(data: bytes)),
             schema: ReportSchema(name: "views.sql", columns: []))
-    }
-}
-
-/// The rows of a CSV byte stream (RFC 4180 as ``CSVFormat`` writes it), each as its fields' bytes (`nil` for
-/// an empty cell, quotes removed and `""` unescaped). A newline inside quotes belongs to its field.
-struct CSVRowReader {
-    private var source: any ByteSource
-    private var buffer: [UInt8] = []
-    private var position = 0
-    private var isEnd = false
-
-    init(source: any ByteSource) {
-        self.source = source
-    }
-
-    /// Reads more input, keeping the bytes from `position` on; `false` at the end.
-    private mutating func refill() throws -> Bool {
-        guard !isEnd else { return false }
-        if position > 0 {
-            buffer.removeFirst(position)
-            position = 0
-        }
-        if try source.read(into: &buffer, maximumCount: 1 << 20) == 0 { isEnd = true }
-        return !isEnd
-    }
-
-    /// The next row's fields, or `nil` at the end.
-    mutating func next() throws -> [ArraySlice<UInt8>?]? {
-        while true {
-            if let row = parse() { return row }
-            guard try refill() else {
-                guard position < buffer.count else { return nil }
-                buffer.append(0x0A)  // the last row without its newline
-                return parse()
-            }
-        }
-    }
-
-    /// The row starting at `position` when the buffer holds all of it (through its newline), else `nil`.
-    private mutating func parse() -> [ArraySlice<UInt8>?]? {
-        var fields: [ArraySlice<UInt8>?] = []
-        var index = position
-        var fieldStart = index
-        var quoted: [UInt8]?
-        var isQuoted = false
-        while index < buffer.count {
-            let byte = buffer[index]
-            if isQuoted {
-                if byte == 0x22 {
-                    if index + 1 < buffer.count, buffer[index + 1] == 0x22 {
-                        quoted?.append(0x22)
-                        index += 2
-                        continue
-                    }
-                    if index + 1 == buffer.count, !isEnd { return nil }
-                    isQuoted = false
-                } else {
-                    quoted?.append(byte)
-                }
-                index += 1
-                continue
-            }
-            switch byte {
-            case 0x22:
-                isQuoted = true
-                quoted = quoted ?? []
-            case 0x2C, 0x0A:
-                if let text = quoted {
-                    fields.append(text[...])
-                } else {
-                    fields.append(index > fieldStart ? buffer[fieldStart..<index] : nil)
-                }
-                quoted = nil
-                fieldStart = index + 1
-                if byte == 0x0A {
-                    position = index + 1
-                    return fields
-                }
-            default:
-                quoted?.append(byte)
-            }
-            index += 1
-        }
-        return nil
     }
 }
