@@ -94,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "winback",
             dependencies: [
-                "WinbackJobs", "WinbackCore", "WinbackServer",
+                "WinbackJobs", "WinbackCore", "WinbackIO", "WinbackServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -129,3 +129,8 @@ let package = Package(
         ),
     ]
 )
+
+// `any` spelled out wherever a protocol is used as a type (Swift 6's upcoming ExistentialAny), in every Swift target.
+for target in package.targets where [.regular, .executable, .test].contains(target.type) && !target.name.hasPrefix("C") {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("ExistentialAny")]
+}
