@@ -65,7 +65,8 @@ let package = Package(
             name: "WinbackIO",
             dependencies: ["WinbackCore", "CZlib", "CInflate", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        // The jobs: verify, run, sign, sample-data, bench; the offer ledger. Effects (files, clock, randomness) live here.
+        // The jobs: run, merge, sync, deliver, verify, sign, serve's service; the offer ledger. Effects (files,
+        // clock, randomness) live here.
         .target(
             name: "WinbackJobs",
             dependencies: [
@@ -76,6 +77,25 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // GRDB's own SQLite module (same package): the ledger binds a day's rows straight to its insert.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        // Demo data: `winback sample-data`'s simulator and its TEST-ONLY PKI (tests sign their fixtures with it).
+        // Kept out of WinbackJobs so the nightly job's library carries no test PKI.
+        .target(
+            name: "WinbackSampleData",
+            dependencies: [
+                "WinbackCore", "WinbackCrypto", "WinbackIO", "WinbackJobs",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
+        // `winback bench`: micro-benchmarks of the hot paths (docs/performance.md).
+        .target(
+            name: "WinbackBench",
+            dependencies: [
+                "WinbackCore", "WinbackCrypto", "WinbackIngest", "WinbackIO", "WinbackJobs", "WinbackSampleData",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // `winback serve` on the wire: the HTTP server (SwiftNIO) around WinbackJobs' RetentionService, TLS,
@@ -94,7 +114,7 @@ let package = Package(
         .executableTarget(
             name: "winback",
             dependencies: [
-                "WinbackJobs", "WinbackCore", "WinbackIO", "WinbackServer",
+                "WinbackJobs", "WinbackCore", "WinbackIO", "WinbackServer", "WinbackSampleData", "WinbackBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -103,7 +123,7 @@ let package = Package(
         .target(
             name: "WinbackTestSupport",
             dependencies: [
-                "WinbackCore", "WinbackCrypto", "WinbackIngest", "WinbackIO", "WinbackJobs",
+                "WinbackCore", "WinbackCrypto", "WinbackIngest", "WinbackIO", "WinbackJobs", "WinbackSampleData",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
@@ -124,7 +144,8 @@ let package = Package(
         .testTarget(
             name: "WinbackJobsTests",
             dependencies: [
-                "WinbackJobs", "WinbackIO", "WinbackServer", "WinbackTestSupport", "winback", .product(name: "GRDB", package: "GRDB.swift"),
+                "WinbackJobs", "WinbackIO", "WinbackSampleData", "WinbackServer", "WinbackTestSupport", "winback",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ]

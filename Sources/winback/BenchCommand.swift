@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WinbackBench
 import WinbackJobs
 
 struct BenchCommand: AsyncParsableCommand {

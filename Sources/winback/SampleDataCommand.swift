@@ -1,5 +1,6 @@
 import ArgumentParser
 import WinbackJobs
+import WinbackSampleData
 
 struct SampleDataCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,6 +3,7 @@ import GRDB
 import Testing
 import WinbackCore
 import WinbackJobs
+import WinbackSampleData
 import WinbackTestSupport
 
 #if canImport(Glibc)

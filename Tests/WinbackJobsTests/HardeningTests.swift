@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WinbackCore
 import WinbackCrypto
+import WinbackSampleData
 import WinbackTestSupport
 
 @testable import WinbackJobs

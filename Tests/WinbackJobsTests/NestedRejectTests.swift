@@ -2,6 +2,7 @@ import Testing
 import WinbackCore
 import WinbackCrypto
 import WinbackIngest
+import WinbackSampleData
 import WinbackTestSupport
 
 @testable import WinbackJobs

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WinbackCore
 import WinbackJobs
+import WinbackSampleData
 import WinbackTestSupport
 
 /// Whole runs over `sample-data/` compared with committed expected outputs (`Tests/Golden/`).

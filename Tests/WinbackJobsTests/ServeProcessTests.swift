@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WinbackCore
 import WinbackJobs
+import WinbackSampleData
 import WinbackServer
 import WinbackTestSupport
 

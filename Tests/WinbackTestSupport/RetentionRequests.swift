@@ -5,6 +5,7 @@ import WinbackCore
 import WinbackCrypto
 import WinbackIO
 import WinbackJobs
+import WinbackSampleData
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

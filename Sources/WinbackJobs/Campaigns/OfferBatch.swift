@@ -5,16 +5,17 @@ import WinbackCrypto
 
 /// Signs a campaign's treatment offers on all cores, one clock read and one nonce per offer (nonces drawn
 /// in account order); results are index-aligned with the accounts, so output order does not depend on scheduling.
-enum OfferBatch {
-    struct SignedOffer: Sendable {
-        var nonce: String
-        var timestamp: Int64
-        var line: String
+package enum OfferBatch {
+    /// One signed treatment offer: its nonce, timestamp (epoch ms) and `offers.ndjson` line.
+    package struct SignedOffer: Sendable {
+        package var nonce: String
+        package var timestamp: Int64
+        package var line: String
     }
 
     /// `nil` for holdout accounts; one result per account, in order. The accounts are read where they are
     /// (a slice of the campaign's selection), not copied: each holds eight strings.
-    static func sign(
+    package static func sign(
         _ accounts: ArraySlice<EligibleAccount>, campaign: Campaign, signer: OfferSigner, now: @escaping @Sendable () -> Date,
         nonce: @escaping @Sendable () -> String
     ) throws -> [SignedOffer?] {

@@ -25,3 +25,21 @@ public struct StoredSelection: Sendable, Equatable {
     /// The one-time offer code given to the account (SPEC §18); `nil` otherwise (a custom code is not kept here).
     public var offerCode: String? = nil
 }
+
+extension StoredSelection {
+    /// A selection from its parts (audience, offer and code unset).
+    package init(
+        campaignId: String, accountKey: String, asOf: String, originalTransactionId: String, variant: String, nonce: String?,
+        timestampMilliseconds: Int64?, row: String, payload: String?
+    ) {
+        self.campaignId = campaignId
+        self.accountKey = accountKey
+        self.asOf = asOf
+        self.originalTransactionId = originalTransactionId
+        self.variant = variant
+        self.nonce = nonce
+        self.timestampMilliseconds = timestampMilliseconds
+        self.row = row
+        self.payload = payload
+    }
+}

@@ -2,10 +2,10 @@ import Foundation
 import WinbackIO
 
 /// Small file helpers at the effect edge; every failure is an ``IOError`` naming the path.
-enum FileSystem {
+package enum FileSystem {
     /// The whole content of the regular file `path`. Anything else is refused naming it: a FIFO would block
     /// the run for ever and `/dev/zero` would read until memory runs out (issue 44).
-    static func readAll(_ path: String) throws(JobError) -> [UInt8] {
+    package static func readAll(_ path: String) throws(JobError) -> [UInt8] {
         switch FileKind.of(path) {
         case .regular: break
         case .missing: throw JobError.io(IOError(path: path, reason: "no such file"))
@@ -26,14 +26,14 @@ enum FileSystem {
     }
 
     /// `path` resolved against `directory` unless absolute; `.` segments removed.
-    static func resolve(_ path: String, against directory: String) -> String {
+    package static func resolve(_ path: String, against directory: String) -> String {
         let joined = path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
         return (joined as NSString).standardizingPath
     }
 
     /// Writes `bytes` to `path` atomically: into `.<name>.<pid>.tmp` beside it, flushed to disk, then renamed
     /// over `path` (and the directory flushed), so a reader sees the old file or the whole new one, never a part.
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(JobError) {
+    package static func writeAtomically(_ bytes: [UInt8], to path: String) throws(JobError) {
         let directory = (path as NSString).deletingLastPathComponent
         let temporary = directory + "/." + (path as NSString).lastPathComponent + ".\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

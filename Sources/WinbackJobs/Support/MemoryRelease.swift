@@ -23,7 +23,7 @@ public enum MemoryRelease {
 
     /// Returns freed heap pages to the system between phases (`malloc_trim`), so the transient allocations
     /// of verification (JSON trees, payload bytes) do not count in the peak RSS of the model phase.
-    static func trim() {
+    package static func trim() {
         typealias MallocTrim = @convention(c) (Int) -> Int32
         if let mallocTrim = function("malloc_trim", as: MallocTrim.self) { _ = mallocTrim(0) }
     }

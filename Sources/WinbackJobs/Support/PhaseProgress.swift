@@ -36,7 +36,7 @@ public final class PhaseProgress: Sendable {
     }
 
     /// User + system CPU seconds of the whole process so far.
-    static func processCPUSeconds() -> Double {
+    package static func processCPUSeconds() -> Double {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec)

@@ -4,6 +4,8 @@ import Synchronization
 import WinbackCore
 import WinbackCrypto
 import WinbackIngest
+import WinbackJobs
+import WinbackSampleData
 
 /// `winback bench --verify N`: verification + decoding of N signed transactions held in memory (no file,
 /// gzip or line splitting), on all cores as the ingest pipeline spreads it, and on one core. The records

@@ -1,6 +1,8 @@
 import Foundation
 import WinbackCore
 import WinbackIO
+import WinbackJobs
+import WinbackSampleData
 
 /// `winback bench --gzip MB`: our writer (zlib) and reader (ISA-L's igzip) on report-like CSV text, one
 /// core: deflate at level 6 (what the reports use) and level 1, and inflate, in MB/s of uncompressed bytes.

@@ -1,6 +1,8 @@
 import Crypto
 import Foundation
 import WinbackCore
+import WinbackJobs
+import WinbackSampleData
 
 /// `winback bench --es256 N`: the ceiling of verification — N ES256 verifications of a 6.6 KB signing
 /// input (SHA-256 + ECDSA), the size of a real App Store JWS, on one core.

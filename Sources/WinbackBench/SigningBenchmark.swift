@@ -1,6 +1,8 @@
 import Foundation
 import WinbackCore
 import WinbackCrypto
+import WinbackJobs
+import WinbackSampleData
 
 /// `winback bench --offers N`: signs N offers (V1 + V2 each, as a win-back campaign would) and writes
 /// them to a fresh ledger in one transaction; reports offers per second.

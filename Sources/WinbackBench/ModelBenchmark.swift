@@ -3,6 +3,8 @@ import WinbackCore
 import WinbackCrypto
 import WinbackIO
 import WinbackIngest
+import WinbackJobs
+import WinbackSampleData
 
 /// `winback bench model`: times the model and the report writers on simulated (unsigned) transactions,
 /// and measures the memory the deduplicated store costs per transaction. Ingest and signatures are

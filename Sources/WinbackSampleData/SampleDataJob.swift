@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import WinbackCore
 import WinbackIO
+import WinbackJobs
 
 /// `winback sample-data`: writes the generated dataset, its TEST-ONLY root certificate, a demo
 /// In-App Purchase key and a config (`winback.json`) that runs on it.
