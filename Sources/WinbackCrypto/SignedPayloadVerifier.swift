@@ -9,7 +9,7 @@ import WinbackCore
 
 /// Verifies an App Store JWS as Apple's `SignedDataVerifier` does offline, then decodes it.
 ///
-/// Checks run in SPEC §10 order and the first failure names the reject code: segments and base64url
+/// Checks run in the check order of docs/inputs.md and the first failure names the reject code: segments and base64url
 /// (`malformed_jws`) → `alg` (`unsupported_algorithm`) → three `x5c` entries (`invalid_chain_length`) →
 /// certificates decode with a P-256 leaf (`invalid_certificate`) → `signedDate` (`missing_field` /
 /// `invalid_field`) → path to a configured root (`untrusted_chain`) → every certificate valid at
@@ -74,7 +74,7 @@ public struct SignedPayloadVerifier: Sendable {
 
     /// Verifies `jws` as a record is verified — segments, header, chain to a configured root, validity at its
     /// `signedDate`, Apple's OIDs, the signature — and returns its payload object undecoded: for signed
-    /// messages that are not records, such as a Retention Messaging request (SPEC §19).
+    /// messages that are not records, such as a Retention Messaging request (docs/retention-messaging.md).
     public func verifiedObject(_ jws: String) async throws(RecordFailure) -> JSONValue {
         try await check(RecordText(jws), as: .transaction, cache: nil).payload
     }
@@ -98,7 +98,7 @@ public struct SignedPayloadVerifier: Sendable {
         }
         if let clean = entry.clean {
             // The header and its chain passed every check that does not depend on the record, so of the
-            // SPEC §10 order only these remain: a payload object, signedDate, validity at it, the signature.
+            // the check order of docs/inputs.md only these remain: a payload object, signedDate, validity at it, the signature.
             try Self.requireObject(parts)
             let signedDate = try Self.signedDate(parts)
             let seconds = InstantFormat.floorDivide(signedDate, 1000)
@@ -112,7 +112,7 @@ public struct SignedPayloadVerifier: Sendable {
         return parts
     }
 
-    /// Every check in SPEC §10 order, for a header or chain that failed one (the first failure is thrown).
+    /// Every check in the check order of docs/inputs.md, for a header or chain that failed one (the first failure is thrown).
     private static func checkOneByOne(_ parts: Parts, entry: JWSHeaderCache.Entry, cache: (any VerifierWorkerCache)?) throws(RecordFailure)
     {
         if let failure = entry.header.malformed { throw failure }

@@ -1,4 +1,4 @@
-/// How an input file is read, decided by its case-sensitive suffix (SPEC §10).
+/// How an input file is read, decided by its case-sensitive suffix (docs/inputs.md).
 public struct InputFormat: Sendable, Equatable {
     /// NDJSON (one record per line) or a JSON document (streamed element by element).
     public enum Shape: Sendable, Equatable {

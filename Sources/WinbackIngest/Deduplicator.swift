@@ -1,12 +1,12 @@
 import WinbackCore
 
-/// Keeps the latest version of each transaction and renewal info (SPEC §5), grouped by subscription.
+/// Keeps the latest version of each transaction and renewal info (README: The model in brief), grouped by subscription.
 ///
 /// Transactions are keyed by `transactionId` within their `originalTransactionId` (one group per
 /// subscription, which is what the model needs, so no second copy is built), renewal infos by
 /// `originalTransactionId`; the version with the greatest `signedDate` wins and ties go to the later one
 /// in input order (a refund re-signs the same transaction with a `revocationDate`). Superseded versions
-/// are counted as `duplicates`. Notifications are kept as events, one per `notificationUUID` (SPEC §13).
+/// are counted as `duplicates`. Notifications are kept as events, one per `notificationUUID` (docs/notifications-and-commitments.md).
 ///
 /// Memory: the transactions of a subscription share one ``SubscriptionIdentity``, and all transactions
 /// share interned ``TransactionAttributes``.

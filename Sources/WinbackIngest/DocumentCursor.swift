@@ -4,7 +4,7 @@
     import Darwin
 #endif
 
-/// A forward cursor over a JSON document read in chunks (SPEC §23): holds the bytes from the oldest value
+/// A forward cursor over a JSON document read in chunks (docs/inputs.md): holds the bytes from the oldest value
 /// still being captured (a *pin*) to what has been read, so memory is bounded by the largest captured value,
 /// not by the document.
 ///

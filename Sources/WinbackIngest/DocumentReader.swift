@@ -1,11 +1,11 @@
 import WinbackCore
 
-/// Reads the records of a `.json` document as a stream (SPEC §3, §23), in memory bounded by the largest
+/// Reads the records of a `.json` document as a stream (docs/inputs.md), in memory bounded by the largest
 /// record, whatever the document's size.
 ///
 /// Each element of `signedTransactions`, `notificationHistory`, `data[].lastTransactions[]` or a top-level
 /// array is one record (two for a status item with both JWS), located at the line where its value starts
-/// (SPEC §10: line 1 in Apple's one-line responses) with its path (`signedTransactions[3831]`,
+/// (docs/inputs.md: line 1 in Apple's one-line responses) with its path (`signedTransactions[3831]`,
 /// `data[0].lastTransactions[2].signedRenewalInfo`, `[5].signedPayload`). Each
 /// element is held alone and checked by ``JSONParser``; the document around the elements is only walked
 /// (its wrapper fields checked when they fit the limit). A top-level object whose first signed key comes

@@ -1,5 +1,5 @@
 /// Byte offset → 1-based line inside one document element whose first byte is on line `first`: a record
-/// inside a document is located at the line where its value starts (SPEC §10).
+/// inside a document is located at the line where its value starts (docs/inputs.md).
 struct LineCounter {
     let bytes: [UInt8]
     /// The line of `bytes[0]`.

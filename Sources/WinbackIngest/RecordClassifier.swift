@@ -1,6 +1,6 @@
 import WinbackCore
 
-/// Finds the records in an NDJSON line or a JSON document and classifies each (SPEC §3, §10).
+/// Finds the records in an NDJSON line or a JSON document and classifies each (docs/inputs.md).
 ///
 /// An object is classified as: `signedPayload` first (a notification); else `signedTransactionInfo` /
 /// `signedRenewalInfo` (other keys ignored; a non-string value is `malformed_jws`); else `transactionId`
@@ -65,7 +65,7 @@ public enum RecordClassifier {
         records += classifyObject(value, prefix: nil, source: source, line: line) { _ in text }
     }
 
-    // MARK: Document elements (SPEC §23: each located at line 1 with its path; see ``DocumentReader``)
+    // MARK: Document elements (docs/inputs.md: each located at line 1 with its path; see ``DocumentReader``)
 
     /// A document held whole (a notification body, a single payload object, or not an object at all): its
     /// records as for an NDJSON line, except that a JWS's text is the string without quotes. A text that is

@@ -1,4 +1,4 @@
-/// Where a record stands in its input file's order (SPEC §16): its line, and its place among the records
+/// Where a record stands in its input file's order (docs/sharding.md): its line, and its place among the records
 /// found on that line (or in that `.json` document). A sharded run keeps it with each outcome so the merge
 /// can put the shards' outcomes back in the order one machine would have seen them.
 public struct RecordOrder: Sendable, Comparable, Hashable {

@@ -67,7 +67,7 @@ public struct RecordProcessor: Sendable {
                 var location = raw.location
                 location.path = "data.\(key)"
                 // A rejected nested record keeps the notification's original text (the whole NDJSON line, or the
-                // value's text in a document), so the reject replays as it was read (SPEC §4).
+                // value's text in a document), so the reject replays as it was read (docs/inputs.md).
                 let nestedRecord = RawRecord(location: location, content: .signed(RecordText(nested), nestedKind), text: raw.text)
                 await process(nestedRecord, into: &outcomes, cache: cache)
             }

@@ -8,7 +8,7 @@ import WinbackCrypto
     import Darwin
 #endif
 
-/// Which shard verifies a record (SPEC §16), decided before verification from the record's unverified
+/// Which shard verifies a record (docs/sharding.md), decided before verification from the record's unverified
 /// payload: its owner is the `originalTransactionId` of a transaction or renewal info; for a notification,
 /// that of its nested `signedTransactionInfo`, else its `notificationUUID`; for anything unreadable,
 /// `"<source>:<line>"`. The shard is the first 8 bytes (big-endian) of SHA-256 of the owner, mod `N`. A key

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import WinbackCore
 
-/// Writes one input file's outcomes, in input order, in the verified store's entry format (SPEC §14), so
+/// Writes one input file's outcomes, in input order, in the verified store's entry format (docs/verified-store.md), so
 /// a later run can replay them without verifying the file again.
 ///
 /// Format, version ``formatVersion`` (little-endian; `varint` is LEB128, signed values zigzag-encoded;
@@ -19,7 +19,7 @@ import WinbackCore
 ///   SHA-256 of every byte before it (32 bytes). The checksum and the key are checked before anything is
 ///   used: an entry copied under another file's name, or written under another verifier digest, is refused.
 ///
-/// A **keyed** entry — a shard's (SPEC §16), holding only that shard's records of the file — starts with
+/// A **keyed** entry — a shard's (docs/sharding.md), holding only that shard's records of the file — starts with
 /// `WBVK` instead, and each outcome's tag is followed by the record's index on its line (a varint; with
 /// the location's line it is the ``RecordOrder`` the merge sorts the shards' outcomes by).
 public struct StoreEntryEncoder {

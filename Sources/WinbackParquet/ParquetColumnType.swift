@@ -1,4 +1,4 @@
-/// A column's type in a Parquet file (SPEC §22): its physical type and the logical type readers see.
+/// A column's type in a Parquet file (docs/analysts.md): its physical type and the logical type readers see.
 public enum ParquetColumnType: Sendable, Equatable {
     /// UTF-8 text: BYTE_ARRAY, logical STRING.
     case string

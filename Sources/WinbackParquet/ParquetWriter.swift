@@ -1,6 +1,6 @@
 import CZlib
 
-/// Writes a flat table as a Parquet file (SPEC §22): every column OPTIONAL (empty cells are nulls), PLAIN
+/// Writes a flat table as a Parquet file (docs/analysts.md): every column OPTIONAL (empty cells are nulls), PLAIN
 /// encoding, one GZIP-compressed data page (v1) per column per row group, a row group per
 /// ``rowGroupRows`` rows, column statistics (null count, min, max) and a Thrift-compact footer with each
 /// column's logical type. Readable by DuckDB, pyarrow and Polars (`.ci/check_parquet.py` reads what the
@@ -40,7 +40,7 @@ public final class ParquetWriter {
     /// Bytes handed to the sink so far.
     public private(set) var offset = 0
 
-    /// Rows per row group (SPEC §22: a million).
+    /// Rows per row group (docs/analysts.md: a million).
     public static let defaultRowGroupRows = 1_000_000
 
     /// A writer of `columns`; writes the magic bytes to `sink` at once.

@@ -6,7 +6,7 @@ import WinbackCrypto
 import WinbackIO
 
 /// Builds the synthetic, signed demo dataset of `winback sample-data`: a TEST-ONLY PKI, a demo
-/// In-App Purchase key, simulated subscriptions written in every input shape of SPEC §3, and a few
+/// In-App Purchase key, simulated subscriptions written in every input shape of docs/inputs.md, and a few
 /// malformed records of each reject kind (listed in `expected-rejects.json`).
 public struct SampleDataGenerator: Sendable {
     /// The synthetic app's bundle identifier.

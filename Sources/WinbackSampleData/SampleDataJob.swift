@@ -176,7 +176,7 @@ public enum SampleDataJob {
           never configure it in production.
         - `keys/SubscriptionKey_\(SampleDataGenerator.keyId).p8` — a **demo** In-App Purchase key (PKCS#8, P-256)
           derived from the seed. Public by design; it signs nothing Apple accepts.
-        - `exports/` — every input shape of SPEC §3: gzip NDJSON transactions with renewal infos, Server
+        - `exports/` — every input shape docs/inputs.md lists: gzip NDJSON transactions with renewal infos, Server
           Notifications V2 (refunds re-sign transactions with `revocationDate`; auto-renew turned off is a
           `DID_CHANGE_RENEWAL_STATUS`), Get Transaction History and Get All Subscription Statuses documents, an
           array document, decoded payloads, and `exports/bad/` with malformed records of each reject kind. From

@@ -103,7 +103,7 @@ public struct SubscriptionSimulator {
     }
 
     private enum PeriodKind {
-        /// `winBack` with `code`: the same discount redeemed through the sample's offer-code campaign (SPEC §18).
+        /// `winBack` with `code`: the same discount redeemed through the sample's offer-code campaign (docs/campaigns.md).
         case freeTrial, payAsYouGo(remaining: Int), offerCode, regular, promotional, winBack(remaining: Int, code: Bool)
     }
 

@@ -6,7 +6,7 @@ import NIOSSL
 import WinbackIO
 import WinbackJobs
 
-/// `winback serve` on the wire (SPEC §19): HTTP/1.1 (HTTPS with a certificate) on SwiftNIO's event loops, one
+/// `winback serve` on the wire (docs/retention-messaging.md): HTTP/1.1 (HTTPS with a certificate) on SwiftNIO's event loops, one
 /// per core, answering with a ``RetentionService``; it watches for newly published days while it runs and
 /// stops gracefully: no new connections, in-flight requests answered, the request log written out.
 public final class RetentionServer: Sendable {

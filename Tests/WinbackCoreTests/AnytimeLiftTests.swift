@@ -3,8 +3,8 @@ import Testing
 
 @testable import WinbackCore
 
-/// SPEC §17: the confidence sequence and the split check against values worked by hand (Python's math
-/// module on the SPEC's formulas), the paper's tuning, the page's verdicts, and a seeded simulation of
+/// docs/campaigns.md: the confidence sequence and the split check against values worked by hand (Python's math
+/// module on the documented formulas), the paper's tuning, the page's verdicts, and a seeded simulation of
 /// campaigns with no effect looked at every night.
 @Suite struct AnytimeLiftTests {
     static func rounded(_ value: Double) -> String { RateFormat.format(value) }
@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test(arguments: [
-        // (x_T, n_T, x_H, n_H, planned) → (cs_low, cs_high, p_always_valid), computed by hand from SPEC §17.
+        // (x_T, n_T, x_H, n_H, planned) → (cs_low, cs_high, p_always_valid), computed by hand from docs/campaigns.md.
         (56, 70, 48, 80, 1000, "-0.056707", "0.456707", "0.189320"),
         (29, 58, 2, 24, 1000, "0.065367", "0.767966", "0.013350"),
         (29, 58, 2, 24, 50, "0.152758", "0.680576", "0.000080"),

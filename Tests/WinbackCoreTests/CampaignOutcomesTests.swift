@@ -1,7 +1,7 @@
 import Testing
 import WinbackCore
 
-/// Newcombe's worked examples and the outcome rules of SPEC §12 on a hand-made cohort.
+/// Newcombe's worked examples and the outcome rules of docs/campaigns.md on a hand-made cohort.
 @Suite struct CampaignOutcomesTests {
     /// Newcombe (1998), Statistics in Medicine 17:873–890, Table II, method 10, examples (a)–(h).
     @Test(arguments: [
@@ -96,7 +96,7 @@ import WinbackCore
         #expect(Array(first[10...19]) == ["0", "0", "0", nil, nil, nil, nil, nil, nil, nil])
     }
 
-    /// SPEC §18: redeemed counts the selection's offer identifier with offer type 2 (promotional), 3 (offer
+    /// docs/campaigns.md: redeemed counts the selection's offer identifier with offer type 2 (promotional), 3 (offer
     /// code), 4 (win-back) or 5 (retention); an introductory offer or an unknown type does not count.
     @Test(arguments: [(Int32(1), "0"), (2, "1"), (3, "1"), (4, "1"), (5, "1"), (6, "0")])
     func redeemedCountsOfferTypesTwoToFive(offerType: Int32, redeemed: String) {

@@ -96,7 +96,7 @@ import WinbackCrypto
         return campaign
     }
 
-    /// An Apple win-back offer (SPEC §13) reaches only accounts whose renewal info lists it; with a null
+    /// An Apple win-back offer (docs/notifications-and-commitments.md) reaches only accounts whose renewal info lists it; with a null
     /// `offerIdentifier`, any listed offer, and the account's offer is Apple's first id.
     @Test(
         arguments: [
@@ -117,7 +117,7 @@ import WinbackCrypto
         #expect(Self.selector.select(campaign, timelines: [timeline], asOf: asOf, coolingDown: []).map(\.accountKey) == ["o1"])
     }
 
-    /// `offer.offerIdentifiers` (SPEC §18): the account's offer is the first id of Apple's list (best first)
+    /// `offer.offerIdentifiers` (docs/campaigns.md): the account's offer is the first id of Apple's list (best first)
     /// that the campaign allows; an account whose list has none of them does not qualify.
     @Test(
         arguments: [
@@ -210,7 +210,7 @@ import WinbackCrypto
         }
     }
 
-    /// A transaction in a 12-month commitment (SPEC §13): days to expiry count to the commitment's end,
+    /// A transaction in a 12-month commitment (docs/notifications-and-commitments.md): days to expiry count to the commitment's end,
     /// and the commitment's auto-renew status, when present, decides whether it renews.
     @Test(arguments: [
         (Int32(1), Int32?.some(0), Audience.retention, Int64(120), Int64?.some(100)),
@@ -270,7 +270,7 @@ import WinbackCrypto
             #"[{"id": "x", "audience": "billing_issue"}, {"id": "x", "audience": "billing_issue"}]"#,
             "campaigns[1] ('x').id", "expected a unique id, found 'x' twice"
         ),
-        // SPEC §13: the withdrawn rule on a promotional offer says what to use instead.
+        // docs/notifications-and-commitments.md: the withdrawn rule on a promotional offer says what to use instead.
         (
             #"[{"id": "x", "audience": "win_back", "offer": {"offerIdentifier": "o"}, "signatures": ["v2"], "rules": {"lapseReasons": ["voluntary"], "requireAppleEligibility": true}}]"#,
             "campaigns[0] ('x').rules.requireAppleEligibility",

@@ -1,7 +1,7 @@
 import Testing
 import WinbackCore
 
-/// A dozen subscriptions whose expected report rows were worked out by hand from the SPEC definitions
+/// A dozen subscriptions whose expected report rows were worked out by hand from the report definitions
 /// (UTC, as-of 2026-03-31, so `T` = 2026-04-01T00:00Z; grace period 16 days).
 @Suite struct HandCheckedReportTests {
     static func day(_ text: String) -> Int64 {
@@ -177,7 +177,7 @@ import WinbackCore
 
     /// The annual product `a` billed up front (subscription "u") and monthly over a 12-month commitment
     /// ("c", three instalments so far; "n", a fourth subscription whose transactions predate billing plans):
-    /// churn, cohorts and the subscriptions row keep the plans apart (SPEC §13).
+    /// churn, cohorts and the subscriptions row keep the plans apart (docs/notifications-and-commitments.md).
     @Test func billingPlansAreKeptApart() throws {
         let calendar = try #require(Self.calendar)
         var upfront = Self.tx("u", "u1", "a", "2026-01-05", "2027-01-05")

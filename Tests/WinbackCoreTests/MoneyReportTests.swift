@@ -1,7 +1,7 @@
 import Testing
 import WinbackCore
 
-/// The money tables (SPEC §11) of six subscriptions worked out by hand (UTC, as-of 2026-03-31, so `T` =
+/// The money tables (docs/money.md) of six subscriptions worked out by hand (UTC, as-of 2026-03-31, so `T` =
 /// 2026-04-01T00:00Z; commission 30 %, 15 % from 365 service days; DEU prices include 19 % tax).
 ///
 /// - `a`: monthly 9.99 USD from Jan 10, renewed Feb 10 and Mar 10.

@@ -1,7 +1,7 @@
 import Testing
 import WinbackCore
 
-/// The pure rules of offer codes (SPEC §18): reading a pool exported from App Store Connect, giving codes in
+/// The pure rules of offer codes (docs/campaigns.md): reading a pool exported from App Store Connect, giving codes in
 /// order with the cut at the first treatment account without one, and the redemption URL.
 @Suite struct OfferCodeTests {
     static func parse(_ text: String) -> Result<OfferCodePool, ConfigError> {

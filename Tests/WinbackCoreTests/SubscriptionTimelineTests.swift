@@ -1,7 +1,7 @@
 import Testing
 import WinbackCore
 
-/// The covering transaction over time (SPEC §5) — `segments` and `covering(at:)` — checked against its
+/// The covering transaction over time (README: The model in brief) — `segments` and `covering(at:)` — checked against its
 /// definition by brute force: at an instant, among the transactions whose coverage contains it, the one
 /// with the highest index (greatest purchase date, then expiry, then id). Timelines whose coverages are
 /// their own segments do not store them; these cases cover both forms.

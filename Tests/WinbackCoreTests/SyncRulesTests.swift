@@ -1,7 +1,7 @@
 import Testing
 import WinbackCore
 
-/// The pure rules of `winback sync` (SPEC §15): which days, how long to wait, how a page reads, the `api` block.
+/// The pure rules of `winback sync` (docs/sync.md): which days, how long to wait, how a page reads, the `api` block.
 @Suite struct SyncRulesTests {
     /// 2026-11-20 06:00 UTC.
     static let now = InstantFormat.days(year: 2026, month: 11, day: 20) * SyncDay.milliseconds + 6 * 3_600_000

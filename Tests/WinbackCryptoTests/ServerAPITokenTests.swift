@@ -3,7 +3,7 @@ import Testing
 import WinbackCore
 import WinbackCrypto
 
-/// The App Store Server API's bearer token (SPEC §15).
+/// The App Store Server API's bearer token (docs/sync.md).
 @Suite struct ServerAPITokenTests {
     @Test func headerClaimsAndSignatureAreApples() throws {
         let privateKey = P256.Signing.PrivateKey()

@@ -3,7 +3,7 @@ import WinbackCore
 
 @testable import WinbackIngest
 
-/// JSON documents read as a stream (SPEC §23): every element a record with its line and path, a broken
+/// JSON documents read as a stream (docs/inputs.md): every element a record with its line and path, a broken
 /// document keeping what came before the break, an element over the limit one reject, memory bounded by
 /// the largest element whatever the document's size.
 @Suite struct DocumentReaderTests {

@@ -2,7 +2,7 @@ import Testing
 import WinbackCore
 import WinbackIngest
 
-/// SPEC §13's notification events: one per `notificationUUID`, `events_daily`, `auto_renew_disabled_at`,
+/// docs/notifications-and-commitments.md's notification events: one per `notificationUUID`, `events_daily`, `auto_renew_disabled_at`,
 /// the retention rule on it, and the Get Notification History document.
 @Suite struct NotificationEventTests {
     static let calendar = ReportCalendar(timeZone: "UTC", asOfYear: 2026, month: 11, day: 19)

@@ -5,7 +5,7 @@ import WinbackCrypto
 import WinbackIngest
 import WinbackTestSupport
 
-/// The shard rule of SPEC §16: a record's owner read from its unverified payload, and the shard
+/// The shard rule of docs/sharding.md: a record's owner read from its unverified payload, and the shard
 /// `SHA-256(owner)[0..<8]` big-endian mod N (expected values computed with Python's hashlib).
 @Suite struct ShardRuleTests {
     /// A compact JWS whose payload is `json` (the rule never checks the signature).

@@ -4,7 +4,7 @@ import WinbackCore
 import WinbackJobs
 import WinbackTestSupport
 
-/// Documents larger than `report.maxLineBytes` (SPEC §23): with the limit at 16 KiB, four of the six sample
+/// Documents larger than `report.maxLineBytes` (docs/inputs.md): with the limit at 16 KiB, four of the six sample
 /// documents (22–49 KB) are larger than it while each of their elements (at most 7.4 KB) fits. Their records are read one by one, so the
 /// day is the one published with the default limit; the verified store serves the next night every file;
 /// shards and a merge publish the same day.

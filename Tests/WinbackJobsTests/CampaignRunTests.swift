@@ -100,7 +100,7 @@ import WinbackTestSupport
         #expect(newNonces.isDisjoint(with: oldNonces))
     }
 
-    /// SPEC §13: the sample's Apple win-back campaign gets unsigned lines (whom to show the offer), recorded
+    /// docs/notifications-and-commitments.md: the sample's Apple win-back campaign gets unsigned lines (whom to show the offer), recorded
     /// and re-emitted by a re-run unchanged, and `winback sign` refuses it; promotional offers stay signed.
     @Test func appleWinBackOffersAreUnsignedRecordedAndReemitted() async throws {
         let config = try SampleConfig.copy("apple-win-back")

@@ -5,7 +5,7 @@ import WinbackCore
 import WinbackJobs
 import WinbackTestSupport
 
-/// `winback deliver` (SPEC §18) against ``MockWebhookReceiver`` on loopback: every offer line of the day
+/// `winback deliver` (docs/deliveries.md) against ``MockWebhookReceiver`` on loopback: every offer line of the day
 /// acknowledged in exactly one batch across 429, 500, a timeout, a dropped connection and a kill; a refused
 /// batch is 76 naming it; the signature verifies and the secret stays out of output.
 @Suite struct DeliverTests {

@@ -8,7 +8,7 @@ import WinbackIO
 import WinbackJobs
 import WinbackTestSupport
 
-/// `winback sync --history/--statuses` (SPEC §20) against ``MockAppStoreServer`` on loopback: each id's history
+/// `winback sync --history/--statuses` (docs/sync.md) against ``MockAppStoreServer`` on loopback: each id's history
 /// fetched once, then only what changed; statuses; 404 skipped; the pace held in every second; faults
 /// retried; a killed sync resumed without a line written twice.
 @Suite struct HistorySyncTests {

@@ -8,8 +8,8 @@ import WinbackTestSupport
 @testable import WinbackJobs
 
 /// Records nested in a notification: a rejected one keeps the notification's whole input line as `record`
-/// (SPEC §4: "the original line text"), and the notification itself is kept as an event of the
-/// subscription its nested transaction belongs to (SPEC §13).
+/// (docs/inputs.md: "the original line text"), and the notification itself is kept as an event of the
+/// subscription its nested transaction belongs to (docs/notifications-and-commitments.md).
 @Suite struct NestedRejectTests {
     /// A TEST-ONLY PKI and the first simulated transaction of a seed, with its `signedDate`.
     static func material(seed: UInt64) throws -> (pki: TestPKI, signer: JWSSigner, transaction: JSONValue, signedDate: Int64) {

@@ -5,7 +5,7 @@ import WinbackCore
 import WinbackJobs
 import WinbackTestSupport
 
-/// Offer-code campaigns through `winback run` (SPEC §18): codes given after the holdout split in account-key
+/// Offer-code campaigns through `winback run` (docs/campaigns.md): codes given after the holdout split in account-key
 /// order, a short pool cutting the selection, each code once across campaigns, days and re-runs, redemption
 /// URLs, the summary's `codesLeft`/`codesShort`, and the page.
 @Suite struct OfferCodeRunTests {

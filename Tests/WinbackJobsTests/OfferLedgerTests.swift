@@ -102,7 +102,7 @@ import WinbackTestSupport
     }
 }
 
-/// SPEC §12 as amended by §17: an account counts once per campaign, in the cohort of its first selection.
+/// docs/campaigns.md: an account counts once per campaign, in the cohort of its first selection.
 @Suite struct OutcomeCohortTests {
     static func selection(_ account: String, on day: String, variant: String, campaign: String = "winback") -> StoredSelection {
         StoredSelection(

@@ -42,7 +42,7 @@ import WinbackTestSupport
         #expect(result.exitCode == 0)
     }
 
-    /// A gzip `.json` document cut half-way (SPEC §23): the elements before the damage are records, the
+    /// A gzip `.json` document cut half-way (docs/inputs.md): the elements before the damage are records, the
     /// rest one located `malformed_json` reject.
     @Test func aTruncatedGzipDocumentKeepsTheRecordsBeforeTheDamage() throws {
         let sample = Fixtures.packageRoot.appendingPathComponent("sample-data/exports/status/statuses.json.gz")

@@ -5,7 +5,7 @@ import WinbackTestSupport
 
 @testable import WinbackJobs
 
-/// `report.formats` (SPEC §22): Parquet beside the CSV, or instead of it, listed in the manifest, with
+/// `report.formats` (docs/analysts.md): Parquet beside the CSV, or instead of it, listed in the manifest, with
 /// `views.sql`; a bad value is a config error naming the key.
 @Suite(.serialized) struct ParquetRunTests {
     @Test(arguments: [#"["csv", "parquet"]"#, #"["parquet"]"#])

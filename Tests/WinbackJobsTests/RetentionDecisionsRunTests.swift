@@ -4,7 +4,7 @@ import WinbackCore
 import WinbackJobs
 import WinbackTestSupport
 
-/// The nightly half of Retention Messaging (SPEC §19): campaigns with `channel: "retention_messaging"` are
+/// The nightly half of Retention Messaging (docs/retention-messaging.md): campaigns with `channel: "retention_messaging"` are
 /// selected like any other, kept out of `offers.ndjson.gz`, and listed in `retention_decisions.csv.gz` while
 /// their cooldown lasts; `summary.json.gz` counts the day's logged requests.
 @Suite struct RetentionDecisionsRunTests {

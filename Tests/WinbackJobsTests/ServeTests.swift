@@ -7,7 +7,7 @@ import WinbackJobs
 import WinbackServer
 import WinbackTestSupport
 
-/// `winback serve` (SPEC §19) over loopback HTTP: requests signed the way the App Store signs them, answered
+/// `winback serve` (docs/retention-messaging.md) over loopback HTTP: requests signed the way the App Store signs them, answered
 /// from a published day's `retention_decisions.csv.gz`.
 @Suite struct ServeTests {
     static let message = RetentionDecisionsRunTests.message

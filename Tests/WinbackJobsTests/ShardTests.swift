@@ -4,7 +4,7 @@ import WinbackCore
 import WinbackJobs
 import WinbackTestSupport
 
-/// Shards and merge (SPEC §16): N shard runs and a merge publish the day one machine publishes, byte for
+/// Shards and merge (docs/sharding.md): N shard runs and a merge publish the day one machine publishes, byte for
 /// byte but for the offers' random ECDSA signatures; partials that do not make one run are refused (64).
 @Suite(.serialized) struct ShardTests {
     static let now = Date(timeIntervalSince1970: 1_795_672_800)

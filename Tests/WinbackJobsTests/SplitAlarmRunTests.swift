@@ -5,7 +5,7 @@ import WinbackCore
 import WinbackJobs
 import WinbackTestSupport
 
-/// A ledger whose holdout rows of one cohort were partly deleted (SPEC §17): that cohort's split check
+/// A ledger whose holdout rows of one cohort were partly deleted (docs/campaigns.md): that cohort's split check
 /// fails — in `summary.json.gz`, on stderr and on the page — and no other campaign's does.
 @Suite(.serialized) struct SplitAlarmRunTests {
     @Test func deletedHoldoutRowsRaiseAnAlarmForThatCohortOnly() async throws {

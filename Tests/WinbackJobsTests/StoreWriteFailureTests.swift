@@ -6,7 +6,7 @@ import WinbackTestSupport
 
 @testable import WinbackJobs
 
-/// A verified store that cannot take entries (SPEC §23, issue 44): the night goes on with the same
+/// A verified store that cannot take entries (docs/inputs.md, issue 44): the night goes on with the same
 /// results, and the operator is told once, naming the store, the first file and the reason.
 @Suite struct StoreWriteFailureTests {
     @Test func anEntryThatCannotBeWrittenIsAWarningNamingTheFileAndTheReason() async throws {

@@ -8,7 +8,7 @@ import WinbackIO
 import WinbackJobs
 import WinbackTestSupport
 
-/// `winback sync` (SPEC §15) against ``MockAppStoreServer`` on loopback: every day's notifications written
+/// `winback sync` (docs/sync.md) against ``MockAppStoreServer`` on loopback: every day's notifications written
 /// once, in order, across pages; temporary faults retried (and `Retry-After` honoured); 75, 76 and 77.
 @Suite struct SyncTests {
     static let keyId = "TESTKEY001"

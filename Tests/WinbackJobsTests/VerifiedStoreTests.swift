@@ -4,7 +4,7 @@ import WinbackCore
 import WinbackJobs
 import WinbackTestSupport
 
-/// The verified store (SPEC §14): a run reading unchanged files from it publishes exactly what a run
+/// The verified store (docs/verified-store.md): a run reading unchanged files from it publishes exactly what a run
 /// verifying them publishes; a changed trust root or app identity, or an entry damaged on disk, is never used.
 @Suite(.serialized) struct VerifiedStoreTests {
     /// Every published file of `dt=<D>` in `output`, by name, byte for byte but for the offers' ECDSA

@@ -2,7 +2,7 @@ import Testing
 
 @testable import WinbackParquet
 
-/// The Parquet writer (SPEC §22) read back by the test reader: every type, nulls, empty tables, several
+/// The Parquet writer (docs/analysts.md) read back by the test reader: every type, nulls, empty tables, several
 /// row groups, statistics and the footer's logical types. `.ci/run` also reads the sample run's files
 /// with pyarrow and DuckDB.
 @Suite struct ParquetWriterTests {

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import Synchronization
 
-/// A webhook receiver on loopback for `winback deliver` tests (SPEC §18): it checks each request's
+/// A webhook receiver on loopback for `winback deliver` tests (docs/deliveries.md): it checks each request's
 /// `Winback-Signature` against the secret (401 when wrong), records what came, and injects the queued
 /// faults into the next requests, one per request.
 public final class MockWebhookReceiver: Sendable {

@@ -11,7 +11,7 @@ import WinbackSampleData
     import FoundationNetworking
 #endif
 
-/// Retention Messaging requests as the App Store sends them (SPEC §19): `{"signedPayload": JWS}`, the JWS
+/// Retention Messaging requests as the App Store sends them (docs/retention-messaging.md): `{"signedPayload": JWS}`, the JWS
 /// signed by a test PKI's leaf with its x5c chain (seed 42 is the one the sample config trusts).
 public struct RetentionRequests: Sendable {
     /// The signing chain.

@@ -1,4 +1,4 @@
-/// Who a campaign reaches (SPEC §7).
+/// Who a campaign reaches (docs/campaigns.md).
 public enum Audience: String, CaseIterable, Sendable {
     /// Expired subscribers with an allowed lapse reason, within a window of days since the lapse.
     case winBack = "win_back"

@@ -1,4 +1,4 @@
-/// One campaign of the config (SPEC §7, §10), validated.
+/// One campaign of the config (docs/campaigns.md), validated.
 public struct Campaign: Sendable, Equatable {
     /// The campaign's `id`: unique, used in the ledger, the reports and the holdout hash.
     public var id: String
@@ -9,20 +9,20 @@ public struct Campaign: Sendable, Equatable {
     /// Required for signed promotional offers, except intro-only campaigns; `nil` for `billing_issue`, and
     /// for a win-back offer it means Apple's first eligible id.
     public var offerIdentifier: String?
-    /// `offer.offerIdentifiers` (SPEC §18): for an Apple win-back offer, the offers the campaign may give, in
+    /// `offer.offerIdentifiers` (docs/campaigns.md): for an Apple win-back offer, the offers the campaign may give, in
     /// no particular order of its own — an account gets the first id of its `eligibleWinBackOfferIds` (Apple's
     /// order, best first) that is in the list, and qualifies only with one. `nil` when not given.
     public var offerIdentifiers: [String]?
-    /// `offer.codes` (SPEC §18): the one-time code pool, a CSV file relative to the config (an offer-code
+    /// `offer.codes` (docs/campaigns.md): the one-time code pool, a CSV file relative to the config (an offer-code
     /// campaign has this or ``customCode``).
     public var offerCodesFile: String?
-    /// `offer.customCode` (SPEC §18): one code for every treated account.
+    /// `offer.customCode` (docs/campaigns.md): one code for every treated account.
     public var customCode: String?
-    /// `channel` (SPEC §19): offers in `offers.ndjson.gz` (default) or Retention Messaging.
+    /// `channel` (docs/retention-messaging.md): offers in `offers.ndjson.gz` (default) or Retention Messaging.
     public var channel: CampaignChannel = .offers
-    /// `messageIdentifier` (SPEC §19): the UUID of the approved retention message; Retention Messaging only.
+    /// `messageIdentifier` (docs/retention-messaging.md): the UUID of the approved retention message; Retention Messaging only.
     public var messageIdentifier: String?
-    /// `offer.billingPlanType` (SPEC §19): an alternate product's billing plan, Apple's raw value (`MONTHLY`).
+    /// `offer.billingPlanType` (docs/retention-messaging.md): an alternate product's billing plan, Apple's raw value (`MONTHLY`).
     public var billingPlanType: String?
     /// `offer.type`: a signed promotional offer (default), an unsigned Apple win-back offer, or an offer code.
     public var offerKind: OfferKind
@@ -34,7 +34,7 @@ public struct Campaign: Sendable, Equatable {
     public var cooldownDays: Int64
     /// Cap on eligible accounts (before the holdout split); `nil` = unlimited.
     public var maxOffers: Int?
-    /// `plannedAccounts` (SPEC §17): the accounts (both variants) of a window at which the campaign expects
+    /// `plannedAccounts` (docs/campaigns.md): the accounts (both variants) of a window at which the campaign expects
     /// to decide; the confidence sequence is narrowest there. Default 1000.
     public var plannedAccounts: Int = 1000
     /// What to sign per treatment offer (empty for `billing_issue`).

@@ -1,4 +1,4 @@
-/// How a campaign reaches its accounts (SPEC §19).
+/// How a campaign reaches its accounts (docs/retention-messaging.md).
 public enum CampaignChannel: String, Sendable, CaseIterable {
     /// Offers in `offers.ndjson.gz` (the default).
     case offers

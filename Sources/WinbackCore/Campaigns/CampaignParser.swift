@@ -149,7 +149,7 @@ public enum CampaignParser {
         return campaign
     }
 
-    /// A Retention Messaging campaign (SPEC §19) names its approved message (a UUID) and offers a promotional
+    /// A Retention Messaging campaign (docs/retention-messaging.md) names its approved message (a UUID) and offers a promotional
     /// offer (signed at request time: `signatures` absent or `["v2"]`), an alternate product (`offer.productId`,
     /// no `offerIdentifier`, optional `billingPlanType`) or the message alone; the two Retention Messaging
     /// offer types and `messageIdentifier` belong to that channel only.
@@ -232,7 +232,7 @@ public enum CampaignParser {
         return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
     }
 
-    /// An offer-code campaign (SPEC §18) names its reference name and exactly one of a code pool and a custom
+    /// An offer-code campaign (docs/campaigns.md) names its reference name and exactly one of a code pool and a custom
     /// code, and signs nothing; `codes` and `customCode` belong to offer codes only.
     static func checkOfferCode(_ campaign: Campaign, object: ConfigObject, name: String) throws(ConfigError) {
         guard campaign.offerKind == .offerCode else {
@@ -266,7 +266,7 @@ public enum CampaignParser {
         }
     }
 
-    /// The withdrawn rule `requireAppleEligibility` (SPEC §13): `true` on a promotional offer is an error that
+    /// The withdrawn rule `requireAppleEligibility` (docs/notifications-and-commitments.md): `true` on a promotional offer is an error that
     /// says what to use instead; any other use is a deprecation warning.
     static func checkWithdrawnAppleEligibility(
         _ required: Bool, offerKind: OfferKind, key: String, warnings: inout [String]

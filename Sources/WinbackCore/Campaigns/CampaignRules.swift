@@ -1,4 +1,4 @@
-/// A campaign's `rules` (SPEC §7, §10). Rules an audience does not use are allowed and ignored.
+/// A campaign's `rules` (docs/campaigns.md). Rules an audience does not use are allowed and ignored.
 public struct CampaignRules: Sendable, Equatable {
     /// win_back: minimum consecutive paid days (default 0).
     public var minPaidDays: Int64 = 0
@@ -9,7 +9,7 @@ public struct CampaignRules: Sendable, Equatable {
     /// win_back: allowed lapse reasons (required for win_back).
     public var lapseReasons: Set<LapseReason> = []
     /// retention: the account qualifies only when auto-renew was turned off (`auto_renew_disabled_at`) at
-    /// most this many whole days before `T` (SPEC §13); `nil` = no such rule.
+    /// most this many whole days before `T` (docs/notifications-and-commitments.md); `nil` = no such rule.
     public var maxDaysSinceAutoRenewDisabled: Int64?
     /// retention, price_increase: days to expiry, `0…maxDaysToExpiry` (required for them).
     public var maxDaysToExpiry: Int64?

@@ -1,4 +1,4 @@
-/// Picks the accounts a campaign reaches on day `D` (SPEC §7, §10). Pure: the holdout hash and the
+/// Picks the accounts a campaign reaches on day `D` (docs/campaigns.md). Pure: the holdout hash and the
 /// ledger's cooldown set are parameters.
 ///
 /// Steps: audience rules on each non-family subscription (ownership `PURCHASED`, storefront and product
@@ -133,7 +133,7 @@ public struct CampaignSelector: Sendable {
             lapseReason = lapse.reason
         case .retention, .priceIncrease:
             guard let renewal else { return nil }
-            // A 12-month commitment renews (or not) when the commitment ends, not at X's expiry (SPEC §13).
+            // A 12-month commitment renews (or not) when the commitment ends, not at X's expiry (docs/notifications-and-commitments.md).
             let autoRenewStatus = renewal.effectiveAutoRenewStatus(latest: timeline.transactions[latest])
             let renewsAt = timeline.transactions[latest].commitmentExpiresDate ?? timeline.transactions[latest].expiresDate
             if campaign.audience == .retention {

@@ -1,4 +1,4 @@
-/// Gives one-time offer codes to a campaign's selected accounts (SPEC §18): after the holdout split, in
+/// Gives one-time offer codes to a campaign's selected accounts (docs/campaigns.md): after the holdout split, in
 /// account-key order, each treatment account gets the next code of the pool (file order) that no ledger row
 /// holds and that is usable on the day. At the first treatment account that finds none, the selection stops:
 /// that account and every later one, both variants, are not selected tonight, so the split stays unbiased.

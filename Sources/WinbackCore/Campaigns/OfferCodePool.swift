@@ -1,4 +1,4 @@
-/// A pool of one-time offer codes (SPEC §18), as exported from App Store Connect: a CSV file whose header
+/// A pool of one-time offer codes (docs/campaigns.md), as exported from App Store Connect: a CSV file whose header
 /// has a `code` column and optionally `expirationDate` (`YYYY-MM-DD`); other columns are ignored.
 public struct OfferCodePool: Sendable, Equatable {
     /// One code of the pool.

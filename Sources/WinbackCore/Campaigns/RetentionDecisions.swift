@@ -1,4 +1,4 @@
-/// `retention_decisions.csv.gz` (SPEC §19): for each Retention Messaging campaign, every account its ledger
+/// `retention_decisions.csv.gz` (docs/retention-messaging.md): for each Retention Messaging campaign, every account its ledger
 /// selections name within its cooldown — as-of in `(D − max(cooldownDays, 1) days, D]` — and what
 /// `winback serve` answers for it. Holdout rows leave every column after `variant` empty.
 public enum RetentionDecisions {

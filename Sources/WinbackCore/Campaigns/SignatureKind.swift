@@ -1,4 +1,4 @@
-/// The signed payloads a campaign issues per offer (SPEC §8).
+/// The signed payloads a campaign issues per offer (README: Campaigns).
 public enum SignatureKind: String, CaseIterable, Sendable {
     /// V1 promotional offer signature (DER, base64).
     case v1

@@ -1,4 +1,4 @@
-/// `api` in the config (SPEC §15): the App Store Server API key `winback sync` authenticates with and the
+/// `api` in the config (docs/sync.md): the App Store Server API key `winback sync` authenticates with and the
 /// directory it writes notification files to.
 public struct APISettings: Sendable, Equatable {
     /// The key's 10-character id (`kid` of the token).
@@ -25,7 +25,7 @@ public struct APISettings: Sendable, Equatable {
     }
 
     /// Apple's production or sandbox endpoint for `app.environment`: the hosts Apple recommends since 2026-05
-    /// (SPEC §18; the older `api.storekit.itunes.apple.com` hosts still answer, set `api.baseURL` to keep them).
+    /// (docs/campaigns.md; the older `api.storekit.itunes.apple.com` hosts still answer, set `api.baseURL` to keep them).
     public static func defaultBaseURL(environment: String) -> String {
         environment == "Sandbox" ? "https://api.storekit-sandbox.apple.com" : "https://api.storekit.apple.com"
     }

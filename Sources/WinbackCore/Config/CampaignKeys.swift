@@ -1,4 +1,4 @@
-/// The keys a campaign object, its `offer` and its `rules` may hold (SPEC §10); anything else is an error.
+/// The keys a campaign object, its `offer` and its `rules` may hold (docs/campaigns.md); anything else is an error.
 public enum CampaignKeys {
     /// The keys a campaign object may have.
     public static let campaign: Set<String> = [

@@ -1,4 +1,4 @@
-/// The config's `delivery` block (SPEC §18): where `winback deliver` sends the day's offers.
+/// The config's `delivery` block (docs/deliveries.md): where `winback deliver` sends the day's offers.
 public struct DeliverySettings: Sendable, Equatable {
     /// `delivery.webhook.url`: an `http://` or `https://` URL that takes the POSTed batches.
     public var url: String

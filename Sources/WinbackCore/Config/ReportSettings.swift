@@ -13,9 +13,9 @@ public struct ReportSettings: Sendable, Equatable {
     /// (default 16 MiB); a longer one is one `malformed_json` rejection keeping its first bytes, and reading
     /// goes on after it.
     public var maxLineBytes: Int
-    /// Reporting currency, exchange rates, commission and tax rates (SPEC §11).
+    /// Reporting currency, exchange rates, commission and tax rates (docs/money.md).
     public var money: MoneySettings
-    /// `report.formats` (SPEC §22): whether each table is written as gzip CSV, as Parquet, or both.
+    /// `report.formats` (docs/analysts.md): whether each table is written as gzip CSV, as Parquet, or both.
     public var formats: Set<TableFormat> = [.csv]
 
     /// A format of the published tables.

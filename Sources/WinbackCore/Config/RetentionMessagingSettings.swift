@@ -1,4 +1,4 @@
-/// The config's `retentionMessaging` block (SPEC §19): what `winback serve` answers beyond the campaigns.
+/// The config's `retentionMessaging` block (docs/retention-messaging.md): what `winback serve` answers beyond the campaigns.
 public struct RetentionMessagingSettings: Sendable, Equatable {
     /// `retentionMessaging.defaultMessageIdentifier`: the UUID of an approved retention message, the answer
     /// for a subscription in no campaign (or in a holdout); `nil`: such requests get `{}` and Apple falls back

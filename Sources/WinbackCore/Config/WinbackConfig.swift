@@ -1,6 +1,6 @@
 import Foundation
 
-/// The run configuration (SPEC §2, §10). Paths are as written, relative to the config file's directory.
+/// The run configuration (README: Configuration). Paths are as written, relative to the config file's directory.
 public struct WinbackConfig: Sendable, Equatable {
     /// The app every payload must belong to.
     public var app: AppIdentity
@@ -16,13 +16,13 @@ public struct WinbackConfig: Sendable, Equatable {
     public var signing: SigningSettings?
     /// The App Store Server API key and directory of `winback sync`; `nil` when the config does not sync.
     public var api: APISettings? = nil
-    /// `delivery` (SPEC §18): the webhook `winback deliver` sends offers to; `nil` when absent.
+    /// `delivery` (docs/campaigns.md): the webhook `winback deliver` sends offers to; `nil` when absent.
     public var delivery: DeliverySettings? = nil
-    /// `retentionMessaging` (SPEC §19): `winback serve`'s default message; `nil` when absent.
+    /// `retentionMessaging` (docs/retention-messaging.md): `winback serve`'s default message; `nil` when absent.
     public var retentionMessaging: RetentionMessagingSettings? = nil
     /// The SQLite offer ledger.
     public var ledger: String
-    /// The verified store's directory (SPEC §14); `nil`: `verified/` beside the ledger.
+    /// The verified store's directory (docs/verified-store.md); `nil`: `verified/` beside the ledger.
     public var store: String? = nil
     /// The output directory; reports go to `<output>/dt=<D>/`.
     public var output: String

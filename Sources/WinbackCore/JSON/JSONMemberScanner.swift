@@ -1,4 +1,4 @@
-/// Finds one member of a JSON object without building a tree: the shard rule (SPEC §16) reads a payload's
+/// Finds one member of a JSON object without building a tree: the shard rule (docs/sharding.md) reads a payload's
 /// `originalTransactionId` this way before the payload is verified, for every record of every shard.
 ///
 /// Only the object's own members are compared (nested values are skipped whole); the first member with the

@@ -13,7 +13,7 @@ public struct JSONObjectBytes {
         bytes.append(UInt8(ascii: "{"))
     }
 
-    /// `"key":` after a comma when a member precedes it. Keys are plain ASCII (Apple's and SPEC's names).
+    /// `"key":` after a comma when a member precedes it. Keys are plain ASCII (Apple's names and ours).
     private mutating func key(_ key: StaticString) {
         if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
         bytes.append(UInt8(ascii: "\""))

@@ -8,7 +8,7 @@
 /// order), shorter first on a common prefix. Equality here is byte equality, not `String`'s canonical
 /// equivalence.
 ///
-/// The project's one code-point order (SPEC §10's "text by code point"): report key columns
+/// The project's one code-point order ("text by code point" of docs/analysts.md): report key columns
 /// (``TextOrder``), text identifiers (``IdentifierOrder``), account keys, campaign ids, input paths.
 /// It compares UTF-8 bytes with `memcmp`: the generic `utf8.lexicographicallyPrecedes` was most of a
 /// campaign selection at nightly scale (docs/performance.md).

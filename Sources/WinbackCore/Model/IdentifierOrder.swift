@@ -1,4 +1,4 @@
-/// The order of Apple identifiers (SPEC §10): two digit strings compare as decimal integers, anything
+/// The order of Apple identifiers (docs/analysts.md): two digit strings compare as decimal integers, anything
 /// else compares as strings by code point. `"9" < "10"`, `"10" < "a"`.
 public enum IdentifierOrder {
     /// `true` when `lhs` sorts before `rhs`.

@@ -1,4 +1,4 @@
-/// Why a span of coverage ended (SPEC §5), for the lapse at `L` whose last covering transaction is `Y`.
+/// Why a span of coverage ended (README: The model in brief), for the lapse at `L` whose last covering transaction is `Y`.
 ///
 /// `refund` if `Y.revocationDate == L`; else `returned` if a later span starts before `T`; else from the
 /// latest renewal info `R`: `billing_retry` if `R.isInBillingRetryPeriod`, else by

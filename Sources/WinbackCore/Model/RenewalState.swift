@@ -1,4 +1,4 @@
-/// The fields of the latest renewal info the model and reports use (`R` in SPEC §5).
+/// The fields of the latest renewal info the model and reports use (`R` in README: The model in brief).
 public struct RenewalState: Sendable, Equatable {
     /// The subscription's `originalTransactionId` in compact form (the deduplicator's key): a 16-digit id
     /// as a `String` would be a heap object per renewal info.
@@ -9,7 +9,7 @@ public struct RenewalState: Sendable, Equatable {
         set { originalId = CompactIdentifier(newValue) }
     }
     // Declared small fields first, so they share the identifier's tail padding: 112 bytes, not 120.
-    /// Absent reads as false (SPEC §10).
+    /// Absent reads as false (README: The model in brief).
     public var isInBillingRetryPeriod: Bool?
     /// Apple's `autoRenewStatus` (1 on, 0 off).
     public var autoRenewStatus: Int32?
@@ -82,7 +82,7 @@ public struct RenewalState: Sendable, Equatable {
             commitmentAutoRenewStatus: payload.commitmentInfo?.rawCommitmentAutoRenewStatus)
     }
 
-    /// The auto-renew status that decides whether the subscription renews past `latest` (`X`) (SPEC §13):
+    /// The auto-renew status that decides whether the subscription renews past `latest` (`X`) (docs/notifications-and-commitments.md):
     /// for a transaction in a 12-month commitment (it carries `commitmentExpiresDate`), the commitment's
     /// `commitmentAutoRenewStatus` when present; otherwise `autoRenewStatus`.
     public func effectiveAutoRenewStatus(latest: SubscriptionTransaction) -> Int32? {

@@ -1,4 +1,4 @@
-/// All subscriptions as of `T`, built from the deduplicated transactions and renewal infos (SPEC §5, §10).
+/// All subscriptions as of `T`, built from the deduplicated transactions and renewal infos (README: The model in brief).
 ///
 /// Only auto-renewable subscription transactions build subscriptions (others are counted as
 /// `otherProductTypes`); transactions purchased at or after `T` are ignored (counted as `future`); a

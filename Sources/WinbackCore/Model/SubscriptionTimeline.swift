@@ -1,4 +1,4 @@
-/// One subscription's history as of `T` (SPEC §5, §10): its transactions in order, coverage, the
+/// One subscription's history as of `T` (README: The model in brief): its transactions in order, coverage, the
 /// covering transaction over time, spans, lapses with reasons, status, and paid days.
 ///
 /// Worked example (grace 16 days, `T` = 2026-06-01): a monthly plan bought 2026-01-01 renews on the 1st
@@ -23,7 +23,7 @@ public struct SubscriptionTimeline: Sendable {
         public var at: Int64
         /// Index into ``transactions`` of `Y`, the transaction covering `L − 1 ms`.
         public var lastCovering: Int
-        /// Why the span ended (SPEC §5).
+        /// Why the span ended (README: The model in brief).
         public var reason: LapseReason
     }
 
@@ -45,7 +45,7 @@ public struct SubscriptionTimeline: Sendable {
     public let transactions: [SubscriptionTransaction]
     /// The latest renewal info (`R`), if any.
     public let renewal: RenewalState?
-    /// `auto_renew_disabled_at` (SPEC §13): the `signedDate` of the latest notification that turned auto-renew
+    /// `auto_renew_disabled_at` (docs/notifications-and-commitments.md): the `signedDate` of the latest notification that turned auto-renew
     /// off before `T`, when none turned it back on after it before `T` and `R` says auto-renew is off.
     public internal(set) var autoRenewDisabledAt: Int64?
     /// `T`: the start of the day after the as-of date, epoch ms.
@@ -148,7 +148,7 @@ public struct SubscriptionTimeline: Sendable {
         }
     }
 
-    /// SPEC order of transactions: purchase date, then expiry, then transaction id (identifier order).
+    /// The model's order of transactions: purchase date, then expiry, then transaction id (identifier order).
     public static func precedes(_ lhs: SubscriptionTransaction, _ rhs: SubscriptionTransaction) -> Bool {
         if lhs.purchaseDate != rhs.purchaseDate { return lhs.purchaseDate < rhs.purchaseDate }
         if lhs.expiresDate != rhs.expiresDate { return lhs.expiresDate < rhs.expiresDate }

@@ -155,7 +155,7 @@ public struct SubscriptionTransaction: Sendable, Equatable {
 
     /// Whether this is an auto-renewable subscription transaction (the only kind that builds subscriptions).
     public var isAutoRenewable: Bool { attributes.isAutoRenewable }
-    /// Paid: the offer discount is not a free trial (SPEC §5).
+    /// Paid: the offer discount is not a free trial (README: The model in brief).
     public var isPaid: Bool { attributes.isPaid }
     /// Shared through Family Sharing.
     public var isFamilyShared: Bool { attributes.isFamilyShared }

@@ -34,7 +34,7 @@ public final class TransactionAttributes: Hashable, Sendable {
 
     /// Whether this is an auto-renewable subscription transaction (the only kind that builds subscriptions).
     public let isAutoRenewable: Bool
-    /// Paid: the offer discount is not a free trial (SPEC §5).
+    /// Paid: the offer discount is not a free trial (README: The model in brief).
     public let isPaid: Bool
     /// Shared through Family Sharing.
     public let isFamilyShared: Bool

@@ -1,4 +1,4 @@
-/// Apple's commission (`report.commission`, SPEC §11): `rate` of a sale, `reducedRate` once the
+/// Apple's commission (`report.commission`, docs/money.md): `rate` of a sale, `reducedRate` once the
 /// subscriber has `reducedAfterServiceDays` days of paid service (Apple's rule for the second year).
 public struct Commission: Sendable, Equatable {
     /// The commission share of a sale before tax, e.g. 0.30 (0.15 in the Small Business Program).

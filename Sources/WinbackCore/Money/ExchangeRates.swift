@@ -1,4 +1,4 @@
-/// The rates of `report.exchangeRates` (SPEC §11): per currency, rates in force from a day (report time
+/// The rates of `report.exchangeRates` (docs/money.md): per currency, rates in force from a day (report time
 /// zone) until the next row of that currency. `rate` is how many reporting-currency units one unit buys.
 ///
 /// Example: rows `2026-01-01,EUR,1.08` and `2026-03-01,EUR,1.10` convert a EUR charge of 2026-02-28 at

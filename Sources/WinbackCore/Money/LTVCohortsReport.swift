@@ -1,4 +1,4 @@
-/// `ltv_cohorts` (SPEC §11): what a cohort of sales has paid so far. Cohorts as `retention_cohorts`: the
+/// `ltv_cohorts` (docs/money.md): what a cohort of sales has paid so far. Cohorts as `retention_cohorts`: the
 /// month and product of each sale's first paid transaction `F` (the row currency: the reporting currency,
 /// else `F`'s). For `month_index` k = 0…24 the window is `[F.purchaseDate, F.purchaseDate + (k + 1)
 /// months)` in the report time zone.

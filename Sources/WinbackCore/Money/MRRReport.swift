@@ -1,4 +1,4 @@
-/// `mrr_monthly` (SPEC §11, §13): at `p1 − 1 ms` of each month (`p1` capped at `T`), the sales active paid
+/// `mrr_monthly` (docs/money.md): at `p1 − 1 ms` of each month (`p1` capped at `T`), the sales active paid
 /// then, by the covering transaction's product, billing plan and row currency.
 ///
 /// - `active_paid_end`: those subscriptions (as `active_end` of `churn_monthly`).

@@ -1,4 +1,4 @@
-/// How a run turns Apple's prices into report money (SPEC §11): the row currency, conversion at the
+/// How a run turns Apple's prices into report money (docs/money.md): the row currency, conversion at the
 /// event's day, and the proceeds estimate from tax and commission.
 public struct MoneyContext: Sendable {
     /// The run's money settings.

@@ -1,4 +1,4 @@
-/// One dated money event of a subscription (SPEC §11), its amounts already in the row currency.
+/// One dated money event of a subscription (docs/money.md), its amounts already in the row currency.
 public struct MoneyEvent: Sendable, Equatable {
     /// What happened.
     public enum Kind: Sendable, Equatable {
@@ -35,7 +35,7 @@ public struct MoneyEvent: Sendable, Equatable {
 }
 
 extension SubscriptionTimeline {
-    /// Whether the subscription is a sale (SPEC §11): its ownership (`X`'s) is PURCHASED, not family-shared access.
+    /// Whether the subscription is a sale (docs/money.md): its ownership (`X`'s) is PURCHASED, not family-shared access.
     public var isSale: Bool { latest.inAppOwnershipType == InAppOwnershipType.purchased.rawValue }
 
     /// The subscription's charges, refunds and unpriced transactions in transaction order (a refund right
@@ -72,7 +72,7 @@ extension SubscriptionTimeline {
         return events
     }
 
-    /// Paid service days at `instant` (SPEC §11, Apple's rule for the reduced commission): the paid
+    /// Paid service days at `instant` (docs/money.md, Apple's rule for the reduced commission): the paid
     /// coverages starting before `instant`, cut there, merged into runs across gaps of at most 60 days;
     /// the last run's paid time in whole days, or 0 when that run ended more than 60 days before `instant`.
     ///

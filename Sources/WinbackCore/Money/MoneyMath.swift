@@ -1,4 +1,4 @@
-/// Integer money arithmetic (SPEC §11): amounts are milliunits (`Int64`), every intermediate product is
+/// Integer money arithmetic (docs/money.md): amounts are milliunits (`Int64`), every intermediate product is
 /// exact (`Int128`), and each computation rounds once, at its end, half away from zero.
 public enum MoneyMath {
     /// `numerator / denominator` rounded half away from zero; `denominator` must be positive.

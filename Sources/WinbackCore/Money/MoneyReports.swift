@@ -1,4 +1,4 @@
-/// The four money tables of one run (SPEC §11), built in one pass over the subscriptions for revenue and
+/// The four money tables of one run (docs/money.md), built in one pass over the subscriptions for revenue and
 /// LTV and one over their coverage for MRR.
 public struct MoneyReports: Sendable {
     /// `revenue_monthly`: the months from the first charge through `D`'s.

@@ -1,4 +1,4 @@
-/// The money settings of `report` (SPEC §11): the reporting currency and its rates, Apple's commission and
+/// The money settings of `report` (docs/money.md): the reporting currency and its rates, Apple's commission and
 /// the tax included in prices per storefront.
 public struct MoneySettings: Sendable, Equatable {
     /// `report.currency`: the ISO 4217 code every money table converts into; `nil` keeps each

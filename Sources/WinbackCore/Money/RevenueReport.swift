@@ -1,4 +1,4 @@
-/// `revenue_monthly` and `revenue_daily` (SPEC §11): per period, product (the transaction's) and currency,
+/// `revenue_monthly` and `revenue_daily` (docs/money.md): per period, product (the transaction's) and currency,
 /// the charges and refunds dated in the period.
 ///
 /// - `charges` / `gross`: charges dated in the period (at `purchaseDate`) and their amounts.

@@ -1,4 +1,4 @@
-/// The accounts one campaign selected on one day, as the ledger keeps them (SPEC §12): intent to treat,
+/// The accounts one campaign selected on one day, as the ledger keeps them (docs/campaigns.md): intent to treat,
 /// so a treatment account counts whether or not the app showed it the offer.
 public struct CampaignCohort: Sendable, Equatable {
     /// One selected account.

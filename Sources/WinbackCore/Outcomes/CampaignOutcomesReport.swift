@@ -1,4 +1,4 @@
-/// `campaign_outcomes` (SPEC §12): per campaign, selection day and window, how often the treated accounts
+/// `campaign_outcomes` (docs/campaigns.md): per campaign, selection day and window, how often the treated accounts
 /// came back (or renewed, or paid) against the holdout, with the lift's 95 % Newcombe interval.
 ///
 /// For a cohort selected on `S`, window `w` ∈ {7, 30, 60, 90} days is `[T_S, min(T_S + w days, T))`, and
@@ -6,14 +6,14 @@
 /// - **converted**: a paid transaction (not a free trial) not revoked before `T`, purchased in the window,
 ///   starting a period the customer chose (not a later instalment of a commitment, billing period > 1);
 /// - **redeemed**: a transaction in the window with the selection's offer identifier and offer type 2
-///   (promotional), 3 (offer code), 4 (win-back) or 5 (retention) (SPEC §18).
+///   (promotional), 3 (offer code), 4 (win-back) or 5 (retention) (docs/campaigns.md).
 ///
 /// `lift = treatment_rate − holdout_rate` (exact, rounded once); `treatment_net` / `holdout_net` are the
 /// variants' charges minus refunds dated in the window, in the reporting currency. Each campaign also gets,
 /// per window, a pooled row (empty `selected_on`) summing its mature cohorts.
 ///
 /// Beside the fixed interval each row carries the anytime-valid one (``ConfidenceSequence``: `cs_low`,
-/// `cs_high`, `p_always_valid`) and the split check (``SampleRatioCheck``: `srm_p`), SPEC §17. Each account
+/// `cs_high`, `p_always_valid`) and the split check (``SampleRatioCheck``: `srm_p`), docs/campaigns.md. Each account
 /// counts once per campaign, in the cohort of its first selection (the ledger gives only those).
 ///
 /// Example: 56 of 70 treated and 48 of 80 held out converted: rates 0.8 and 0.6, lift 0.2, interval

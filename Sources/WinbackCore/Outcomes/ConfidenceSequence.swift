@@ -1,6 +1,6 @@
 import Foundation
 
-/// The anytime-valid interval of a campaign's lift (SPEC §17): an asymptotic confidence sequence
+/// The anytime-valid interval of a campaign's lift (docs/campaigns.md): an asymptotic confidence sequence
 /// (Waudby-Smith, Arbour, Sinha, Kennedy, Ramdas, "Time-uniform central limit theory and asymptotic
 /// confidence sequences", arXiv 2103.06476, eq. 9 for the half-width, 155 for the always-valid p-value,
 /// 161 for the tuning).

@@ -1,4 +1,4 @@
-/// Confidence intervals for proportions (SPEC §12): Wilson's score interval for one proportion and
+/// Confidence intervals for proportions (docs/campaigns.md): Wilson's score interval for one proportion and
 /// Newcombe's hybrid score interval for the difference of two (Newcombe 1998, method 10), the interval a
 /// campaign's lift is reported with.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The split check of a campaign's cohort (SPEC §17): are treatment and holdout in the proportion the
+/// The split check of a campaign's cohort (docs/campaigns.md): are treatment and holdout in the proportion the
 /// campaign configures? The holdout is a hash of the account key, so the split is a fair coin per account;
 /// a tiny `p` means a defect in selection, cooldown or the ledger — not chance — and every lift of that
 /// campaign is suspect until it is found.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a run keeps of an accepted App Store Server Notification (SPEC §13): which notification it is,
+/// What a run keeps of an accepted App Store Server Notification (docs/notifications-and-commitments.md): which notification it is,
 /// what happened, when, and to which subscription. Its nested transaction and renewal info are records of
 /// their own.
 ///

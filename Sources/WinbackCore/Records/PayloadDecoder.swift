@@ -1,5 +1,5 @@
 /// The checks every payload gets after its signature (or, for a trusted decoded payload, instead of one),
-/// in SPEC §10 order: app identifier → environment → field types → required fields.
+/// in the check order of docs/inputs.md: app identifier → environment → field types → required fields.
 public struct PayloadDecoder: Sendable {
     /// The app payloads must belong to (`bundleId`, `environment`, `appAppleId`).
     public var app: AppIdentity

@@ -5,7 +5,7 @@ public struct RecordLocation: Sendable, Hashable {
     public var source: String
     /// 1-based line number (1 for a `.json` document).
     public var line: Int
-    /// SPEC §10 path grammar: `signedTransactionInfo`, `data.signedRenewalInfo`, `signedTransactions[3]`, `[7]`, …
+    /// docs/inputs.md path grammar: `signedTransactionInfo`, `data.signedRenewalInfo`, `signedTransactions[3]`, `[7]`, …
     public var path: String?
 
     /// A location in `source` at `line`, `path` inside it.

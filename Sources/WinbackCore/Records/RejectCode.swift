@@ -1,4 +1,4 @@
-/// Why a record was rejected. Stable snake_case codes (SPEC §4); the check order of SPEC §10 decides
+/// Why a record was rejected. Stable snake_case codes (docs/inputs.md); the check order of docs/inputs.md decides
 /// which code a record with several faults gets.
 public enum RejectCode: String, CaseIterable, Sendable, Hashable, Comparable {
     /// A line or document that is not JSON.

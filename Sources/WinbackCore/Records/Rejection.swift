@@ -4,7 +4,7 @@ import Foundation
 public struct Rejection: Sendable, Equatable {
     /// Where the record was read.
     public var location: RecordLocation
-    /// The first check that failed (SPEC §10 order).
+    /// The first check that failed (the check order of docs/inputs.md).
     public var code: RejectCode
     /// What was expected and found, naming the field.
     public var message: String

@@ -1,4 +1,4 @@
-/// Which part of a sharded run a process does (SPEC §16): shard `index` of `count`, written `i/N`.
+/// Which part of a sharded run a process does (docs/sharding.md): shard `index` of `count`, written `i/N`.
 public struct ShardSpec: Sendable, Equatable, CustomStringConvertible {
     /// The most shards a run may be split into.
     public static let maximumCount = 4096

@@ -1,4 +1,4 @@
-/// The money section of `report.html` (SPEC §11): revenue by month, MRR and ARPPU, and LTV curves.
+/// The money section of `report.html` (docs/money.md): revenue by month, MRR and ARPPU, and LTV curves.
 extension ReportPage {
     /// Most cohorts drawn as LTV curves.
     static let maximumLTVCohorts = 6

@@ -1,4 +1,4 @@
-/// The campaign outcomes part of the campaigns section (SPEC §12, §17): each campaign's pooled 30-day lift,
+/// The campaign outcomes part of the campaigns section (docs/campaigns.md): each campaign's pooled 30-day lift,
 /// its verdict read from the anytime-valid interval (safe to read every day), the fixed 95 % interval (valid
 /// for one look planned in advance), a banner for every split alarm, and the cohorts behind it.
 extension ReportPage {
@@ -76,7 +76,7 @@ extension ReportPage {
         return html
     }
 
-    /// The verdict a marketer may act on, read from the anytime-valid interval (SPEC §17): "a measurable
+    /// The verdict a marketer may act on, read from the anytime-valid interval (docs/campaigns.md): "a measurable
     /// lift" only when all of it is above zero, "a measurable harm" when all of it is below.
     static func verdict(low: Double?, high: Double?) -> String {
         if let low, low > 0 { return "a measurable lift" }

@@ -377,7 +377,7 @@ extension ReportPage {
             categories: shown.map(\.id), series: series, isStacked: false, xTitle: "Campaign", yTitle: "Accounts", isCount: true
         )
         .rendered(label: "Eligible, treatment, holdout and signed offers per campaign")
-        // Offer-code campaigns with a pool (SPEC §18): the codes left, and a warning when tonight's ran short.
+        // Offer-code campaigns with a pool (docs/campaigns.md): the codes left, and a warning when tonight's ran short.
         let hasCodes = content.campaigns.contains { $0.codesLeft != nil }
         for campaign in content.campaigns where (campaign.codesShort ?? 0) > 0 {
             html +=

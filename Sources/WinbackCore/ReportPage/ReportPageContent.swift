@@ -14,7 +14,7 @@ public struct ReportPageContent: Sendable {
         public var holdout: Int
         /// Offers signed.
         public var signed: Int
-        /// Offer-code campaigns with a code pool (SPEC §18): codes still usable after tonight; `nil` otherwise.
+        /// Offer-code campaigns with a code pool (docs/campaigns.md): codes still usable after tonight; `nil` otherwise.
         public var codesLeft: Int?
         /// Offer-code campaigns with a code pool: tonight's treatment accounts left without a code.
         public var codesShort: Int?

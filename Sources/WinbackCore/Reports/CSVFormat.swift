@@ -1,4 +1,4 @@
-/// RFC 4180 CSV lines (SPEC §6, §10): a field is quoted iff it contains `,`, `"`, `\r` or `\n`
+/// RFC 4180 CSV lines (docs/analysts.md): a field is quoted iff it contains `,`, `"`, `\r` or `\n`
 /// (quotes doubled); `nil` is an empty field; every row ends with `\n`.
 public enum CSVFormat {
     /// One RFC 4180 line of `fields` with its newline; `nil` is an empty field.

@@ -1,4 +1,4 @@
-/// `churn_monthly` and `churn_daily` (SPEC §6, §13): per period `P = [p0, p1)` (p1 capped at `T`) and
+/// `churn_monthly` and `churn_daily` (docs/analysts.md): per period `P = [p0, p1)` (p1 capped at `T`) and
 /// product with billing plan (``ProductPlan``, of the transaction that decides the product), over
 /// non-family subscriptions.
 ///

@@ -1,4 +1,4 @@
-/// `events_daily.csv.gz` (SPEC §13): accepted notifications, one per `notificationUUID`, counted by the day
+/// `events_daily.csv.gz` (docs/notifications-and-commitments.md): accepted notifications, one per `notificationUUID`, counted by the day
 /// of their `signedDate` in the report time zone over the 90 days ending `D` (`signedDate < T`), their
 /// `notificationType` and `subtype` (empty when absent). Only combinations that occurred have a row; rows
 /// are in day, type, subtype order (empty subtype first).

@@ -1,4 +1,4 @@
-/// `expiration_reasons` (SPEC §6): non-family subscriptions whose status is `expired` or `revoked`, by the
+/// `expiration_reasons` (docs/analysts.md): non-family subscriptions whose status is `expired` or `revoked`, by the
 /// latest transaction's product, the final lapse reason and `R`'s raw `expirationIntent`; `share` is the
 /// count over all expired-or-revoked subscriptions of that product.
 public enum ExpirationReasonsReport {

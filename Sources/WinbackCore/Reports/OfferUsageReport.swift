@@ -1,4 +1,4 @@
-/// `offer_usage` (SPEC §6, §10) over non-family subscriptions. An offer episode is a maximal run of
+/// `offer_usage` (docs/analysts.md) over non-family subscriptions. An offer episode is a maximal run of
 /// consecutive transactions (by purchase date) carrying an `offerType` with equal (`offerType`,
 /// `offerIdentifier`, `offerDiscountType`, `offerPeriod`).
 ///

@@ -1,4 +1,4 @@
-/// The product key of the churn, cohort and MRR reports (SPEC §13): a product and how it is billed, so a
+/// The product key of the churn, cohort and MRR reports (docs/notifications-and-commitments.md): a product and how it is billed, so a
 /// monthly-billed 12-month commitment never mixes with the same product billed up front.
 public struct ProductPlan: Hashable, Sendable {
     /// Apple's `productId`.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Day and month boundaries in the report time zone (SPEC §6): periods are calendar periods there, and
+/// Day and month boundaries in the report time zone (docs/analysts.md): periods are calendar periods there, and
 /// `T` is the instant the day after the as-of date `D` starts.
 ///
 /// Example: `America/Los_Angeles`, `D` = 2026-03-08 (the spring-forward day, 23 hours long):
@@ -43,7 +43,7 @@ public struct ReportCalendar: Sendable {
     }
 
     /// `instant` plus `months` calendar months in the report time zone, at the same local time of day; a
-    /// day past the end of a shorter month is clamped to its last day (SPEC §11's LTV windows). A local
+    /// day past the end of a shorter month is clamped to its last day (docs/money.md's LTV windows). A local
     /// time that does not exist on the target day (a spring-forward gap) takes the offset after the change.
     public func addingMonths(_ months: Int64, to instant: Int64) -> Int64 {
         let local = InstantFormat.addingMonths(instant + offset(at: instant), months)

@@ -23,7 +23,7 @@ public struct ReportSchema: Sendable {
         ("churned_refund", .integer), ("churned_returned", .integer), ("churn_rate", .rate),
     ]
 
-    /// `subscriptions.csv.gz`: one row per subscription (SPEC §6).
+    /// `subscriptions.csv.gz`: one row per subscription (docs/analysts.md).
     public static let subscriptions = ReportSchema(
         name: "subscriptions.csv.gz",
         columns: [
@@ -72,7 +72,7 @@ public struct ReportSchema: Sendable {
         ("product_id", .string), ("currency", .currency), ("charges", .integer), ("gross", .money), ("refunded", .integer),
         ("refunds", .money), ("net", .money), ("proceeds", .money), ("unpriced", .integer), ("unconverted", .integer),
     ]
-    /// `revenue_monthly.csv.gz`: charges, refunds and proceeds per month, product and currency (SPEC §11).
+    /// `revenue_monthly.csv.gz`: charges, refunds and proceeds per month, product and currency (docs/money.md).
     public static let revenueMonthly = ReportSchema(name: "revenue_monthly.csv.gz", columns: [("month", .month)] + revenueCounts)
     /// `revenue_daily.csv.gz`: the same per day of the last 90.
     public static let revenueDaily = ReportSchema(name: "revenue_daily.csv.gz", columns: [("day", .date)] + revenueCounts)
@@ -91,7 +91,7 @@ public struct ReportSchema: Sendable {
             ("cohort_size", .integer),
             ("eligible", .integer), ("cumulative_net", .money), ("ltv", .money),
         ])
-    /// `campaign_outcomes.csv.gz`: what earlier selections achieved, treatment against holdout (SPEC §12).
+    /// `campaign_outcomes.csv.gz`: what earlier selections achieved, treatment against holdout (docs/campaigns.md).
     public static let campaignOutcomes = ReportSchema(
         name: "campaign_outcomes.csv.gz",
         columns: [
@@ -110,7 +110,7 @@ public struct ReportSchema: Sendable {
             ("audience", .string), ("product_id", .string), ("offer_identifier", .string), ("paid_days", .integer),
             ("days_since_lapse", .integer), ("days_to_expiry", .integer), ("lapse_reason", .string),
         ])
-    /// `retention_decisions.csv.gz` (SPEC §19): what `winback serve` answers for each account a Retention
+    /// `retention_decisions.csv.gz` (docs/retention-messaging.md): what `winback serve` answers for each account a Retention
     /// Messaging campaign selected within its cooldown; key `original_transaction_id, campaign_id`.
     public static let retentionDecisions = ReportSchema(
         name: "retention_decisions.csv.gz",

@@ -1,4 +1,4 @@
-/// `retention_cohorts` (SPEC §6, §10, §13) over non-family subscriptions. A subscription's cohort is the
+/// `retention_cohorts` (docs/analysts.md) over non-family subscriptions. A subscription's cohort is the
 /// month (report time zone), product and billing plan of its earliest paid transaction `F` (revoked or not). With
 /// `d0 = F.expiresDate − F.purchaseDate`, for `k = 0…24`: `eligible` counts members with
 /// `F.purchaseDate + k × d0 < T`; `retained` those of them with at least `k + 1` paid, non-revoked

@@ -1,4 +1,4 @@
-/// `subscriptions.csv.gz`: one row per subscription, Family Sharing included (SPEC §6, §10).
+/// `subscriptions.csv.gz`: one row per subscription, Family Sharing included (docs/analysts.md).
 public enum SubscriptionsReport {
     /// The row of one subscription, in ``ReportSchema/subscriptions`` column order.
     public static func row(_ timeline: SubscriptionTimeline) -> [String?] {

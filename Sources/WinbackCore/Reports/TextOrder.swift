@@ -1,4 +1,4 @@
-/// Row ordering of report key columns (SPEC §10): empty (nil) first, integers numerically, text by code point.
+/// Row ordering of report key columns (docs/analysts.md): empty (nil) first, integers numerically, text by code point.
 public enum TextOrder {
     /// Report row order for a text column: `nil` first, then code-point order.
     public static func less(_ lhs: String?, _ rhs: String?) -> Bool {

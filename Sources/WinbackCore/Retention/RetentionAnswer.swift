@@ -1,4 +1,4 @@
-/// What `winback serve` answers a verified request with (SPEC §19): Apple's `RealtimeResponseBody`, HTTP 200.
+/// What `winback serve` answers a verified request with (docs/retention-messaging.md): Apple's `RealtimeResponseBody`, HTTP 200.
 public enum RetentionAnswer: Sendable, Equatable {
     /// `{"promotionalOffer": {"messageIdentifier", "promotionalOfferSignatureV2"}}`: a V2 offer signed now.
     case promotionalOffer(messageIdentifier: String, signatureV2: String)

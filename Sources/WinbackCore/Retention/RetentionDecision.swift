@@ -1,4 +1,4 @@
-/// One row of `retention_decisions.csv.gz` (SPEC §19) without its key: what `winback serve` answers for a
+/// One row of `retention_decisions.csv.gz` (docs/retention-messaging.md) without its key: what `winback serve` answers for a
 /// subscription a Retention Messaging campaign selected.
 public struct RetentionDecision: Sendable, Hashable {
     /// The campaign that selected the subscription.

@@ -1,11 +1,11 @@
-/// Why `winback serve` refused a Retention Messaging request (SPEC §19): HTTP 400 with `{"error": code}`, no
+/// Why `winback serve` refused a Retention Messaging request (docs/retention-messaging.md): HTTP 400 with `{"error": code}`, no
 /// offer, and a line in the request log.
 public struct RetentionRefusal: Error, Sendable, Equatable {
     /// The refusal's code, the `error` of the response body.
     public enum Code: Sendable, Hashable {
         /// The body is not a JSON object with a string `signedPayload`.
         case malformedBody
-        /// The JWS failed a check of a record's verification (SPEC §4): its reject code, such as `invalid_signature`.
+        /// The JWS failed a check of a record's verification (docs/inputs.md): its reject code, such as `invalid_signature`.
         case unverified(RejectCode)
         /// The verified payload lacks a field the request needs, or has one of the wrong type.
         case malformedRequest

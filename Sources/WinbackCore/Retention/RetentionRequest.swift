@@ -1,4 +1,4 @@
-/// A Retention Messaging request's decoded payload (Apple's `DecodedRealtimeRequestBody`, SPEC §19): what the
+/// A Retention Messaging request's decoded payload (Apple's `DecodedRealtimeRequestBody`, docs/retention-messaging.md): what the
 /// App Store asks when a subscriber opens the cancel sheet. Keys as Apple writes them.
 public struct RetentionRequest: Sendable, Equatable {
     /// `originalTransactionId`: the subscription the customer may cancel.

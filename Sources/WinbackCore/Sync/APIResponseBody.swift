@@ -13,7 +13,7 @@ public enum APIResponseBody {
     }
 
     /// Checks a Get All Subscription Statuses body (`StatusResponse`): an object whose `data` is an array of
-    /// groups, each with a `lastTransactions` array — the shape `winback run` reads (SPEC §3). Returns the
+    /// groups, each with a `lastTransactions` array — the shape `winback run` reads (docs/inputs.md). Returns the
     /// number of `lastTransactions` items.
     public static func checkStatuses(_ body: [UInt8]) throws(MalformedAPIResponse) -> Int {
         let root = try object(body)

@@ -1,4 +1,4 @@
-/// When `winback sync` tries a request again (SPEC §15): a 429, a 5xx or a network failure is retried up
+/// When `winback sync` tries a request again (docs/sync.md): a 429, a 5xx or a network failure is retried up
 /// to ``maxAttempts`` attempts in all, after the server's `Retry-After` when it gave one, otherwise after
 /// an exponential backoff with jitter.
 public struct RetryPolicy: Sendable, Equatable {
@@ -11,7 +11,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The longest `Retry-After` honoured, seconds (a longer one is waited this long).
     public var maxRetryAfter: Double
 
-    /// The policy of §15: 6 attempts, backoff 1, 2, 4, 8, 16 s (each with jitter), `Retry-After` up to 5 minutes.
+    /// The policy of docs/sync.md: 6 attempts, backoff 1, 2, 4, 8, 16 s (each with jitter), `Retry-After` up to 5 minutes.
     public init(maxAttempts: Int = 6, baseDelay: Double = 1, maxDelay: Double = 60, maxRetryAfter: Double = 300) {
         self.maxAttempts = maxAttempts
         self.baseDelay = baseDelay

@@ -1,4 +1,4 @@
-/// One UTC day of App Store Server Notification history (SPEC §15): `[start, end)` in epoch milliseconds,
+/// One UTC day of App Store Server Notification history (docs/sync.md): `[start, end)` in epoch milliseconds,
 /// `end` exclusive, and the file `winback sync` writes it to.
 public struct SyncDay: Sendable, Equatable, CustomStringConvertible {
     /// Milliseconds in a day.

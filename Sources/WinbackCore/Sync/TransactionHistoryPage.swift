@@ -1,5 +1,5 @@
 /// One response of the App Store Server API's Get Transaction History v2 (`HistoryResponse`): signed
-/// transactions, the `revision` to ask with next, and whether more follow (SPEC §20).
+/// transactions, the `revision` to ask with next, and whether more follow (docs/sync.md).
 public struct TransactionHistoryPage: Sendable, Equatable {
     /// `signedTransactions`: each transaction's JWS, in response order.
     public var signedTransactions: [String]

@@ -1,6 +1,6 @@
 import Crypto
 
-/// The holdout hash of SPEC §7: the first 8 bytes of SHA-256 of the UTF-8 input, as a big-endian
+/// The holdout hash of docs/campaigns.md: the first 8 bytes of SHA-256 of the UTF-8 input, as a big-endian
 /// unsigned integer. Anyone can recompute who was held out: `sha256("winback-q4:<account key>")`.
 public enum HoldoutHash {
     /// The first 8 bytes of SHA-256(`input`), big-endian.

@@ -1,7 +1,7 @@
 import Crypto
 import WinbackCore
 
-/// Signs promotional offers byte-compatibly with Apple's App Store Server Library (SPEC §8):
+/// Signs promotional offers byte-compatibly with Apple's App Store Server Library (README: Campaigns):
 /// the V1 signature (`SKPaymentDiscount` / StoreKit 2 `promotionalOffer(offerID:keyID:nonce:signature:timestamp:)`),
 /// the V2 promotional-offer JWS and the introductory-offer-eligibility JWS.
 public struct OfferSigner: Sendable {

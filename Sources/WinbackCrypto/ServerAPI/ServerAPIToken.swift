@@ -1,6 +1,6 @@
 import WinbackCore
 
-/// The bearer token of the App Store Server API (SPEC §15): an ES256 JWT signed with the In-App Purchase
+/// The bearer token of the App Store Server API (docs/sync.md): an ES256 JWT signed with the In-App Purchase
 /// key, header `{"alg":"ES256","kid":…,"typ":"JWT"}`, claims `iss`, `iat`, `exp`, `aud`, `bid` with integer
 /// NumericDate seconds.
 public struct ServerAPIToken: Sendable {

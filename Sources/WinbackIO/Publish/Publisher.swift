@@ -4,7 +4,7 @@ import Foundation
     import Glibc
 #endif
 
-/// Atomic publishing of `<output>/dt=<D>/` (SPEC §9): outputs go to a temporary directory beside it,
+/// Atomic publishing of `<output>/dt=<D>/` (jobs/README.md): outputs go to a temporary directory beside it,
 /// `_SUCCESS` is written last, then the directory is renamed into place. A crash leaves the previous
 /// complete `dt=<D>` or none, never a partial one; leftovers of crashed runs are removed by the next run.
 public struct Publisher {

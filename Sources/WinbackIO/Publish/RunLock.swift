@@ -4,7 +4,7 @@ import Foundation
     import Glibc
 #endif
 
-/// The exclusive run lock `<output>/.lock` (SPEC §9), and the ledger's `<ledger>.lock`: an OS lock (`flock`) that dies with the process, so
+/// The exclusive run lock `<output>/.lock` (jobs/README.md), and the ledger's `<ledger>.lock`: an OS lock (`flock`) that dies with the process, so
 /// a killed run never blocks the next night. The holder writes its pid and start time into the file.
 public final class RunLock {
     private let descriptor: Int32

@@ -9,6 +9,6 @@ struct CampaignPlan {
     var stored: [StoredSelection]
     /// Account keys selected by the campaign within its cooldown before the as-of day.
     var coolingDown: Set<String>
-    /// An offer-code campaign's stored day: the treatment accounts it left without a code (SPEC §18).
+    /// An offer-code campaign's stored day: the treatment accounts it left without a code (docs/campaigns.md).
     var codesShort = 0
 }

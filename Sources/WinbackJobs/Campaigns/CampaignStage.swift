@@ -2,7 +2,7 @@ import Foundation
 import WinbackCore
 import WinbackCrypto
 
-/// Eligibility and signing for every campaign of a run (SPEC §7, §8, §10).
+/// Eligibility and signing for every campaign of a run (docs/campaigns.md).
 ///
 /// A day already in the ledger for a campaign is re-emitted from the ledger (same accounts, same offers);
 /// otherwise accounts are selected (the ledger supplies the cooldown) and treatment offers signed, a chunk
@@ -10,7 +10,7 @@ import WinbackCrypto
 /// With `isSigning` false (reject rate over the threshold) nothing is signed and nothing is to be written.
 struct CampaignStage {
     var campaigns: [Campaign]
-    /// The one-time code pools of the offer-code campaigns, by campaign id (SPEC §18).
+    /// The one-time code pools of the offer-code campaigns, by campaign id (docs/campaigns.md).
     var codePools: [String: OfferCodePool] = [:]
     /// `app.appAppleId`, for offer codes' redemption URLs.
     var appAppleId: Int64?
@@ -31,7 +31,7 @@ struct CampaignStage {
         var holdout = 0
         var signed = 0
         /// Offer-code campaigns with a code pool: the codes still usable after tonight, and the treatment
-        /// accounts left without one (SPEC §18); `nil` otherwise.
+        /// accounts left without one (docs/campaigns.md); `nil` otherwise.
         var codesLeft: Int?
         var codesShort: Int?
     }

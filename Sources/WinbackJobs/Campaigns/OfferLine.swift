@@ -1,7 +1,7 @@
 import WinbackCore
 import WinbackCrypto
 
-/// Builds one `offers.ndjson` line (SPEC §8, §13).
+/// Builds one `offers.ndjson` line (README: Campaigns).
 enum OfferLine {
     /// The line of a signed promotional offer: one clock read and one nonce, shared by the V1 signature and
     /// both JWS; `expiresAt = issuedAt + 24 h`.
@@ -41,7 +41,7 @@ enum OfferLine {
         line(account, keyId: nil, nonce: nil, timestampMilliseconds: nil, signatures: (nil, nil, nil))
     }
 
-    /// The line of an offer code (SPEC §18): the code and its redemption URL, with no nonce, time, key or
+    /// The line of an offer code (docs/campaigns.md): the code and its redemption URL, with no nonce, time, key or
     /// signature.
     static func offerCode(_ account: EligibleAccount, code: String, appAppleId: Int64) -> String {
         line(

@@ -2,7 +2,7 @@ import Foundation
 import WinbackCore
 import WinbackIO
 
-/// `winback deliver` (SPEC §18): sends a published day's offer lines (`dt=<D>/offers.ndjson.gz`) to the
+/// `winback deliver` (docs/deliveries.md): sends a published day's offer lines (`dt=<D>/offers.ndjson.gz`) to the
 /// config's `delivery.webhook` in signed batches, each exactly once as far as the ledger knows: a batch the
 /// receiver acknowledged (2xx) is recorded at once, and a later deliver of the day sends only the rest.
 /// 429, 5xx, timeouts and dropped connections are retried (then 75; batches sent stay sent); a redirect or

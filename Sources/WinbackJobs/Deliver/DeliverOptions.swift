@@ -1,7 +1,7 @@
 import Foundation
 import WinbackCore
 
-/// The inputs of `winback deliver` (SPEC §18), with the clock, waiting and jitter injected for tests.
+/// The inputs of `winback deliver` (docs/deliveries.md), with the clock, waiting and jitter injected for tests.
 public struct DeliverOptions: Sendable {
     /// The config file (it must have `delivery`).
     public var configPath: String

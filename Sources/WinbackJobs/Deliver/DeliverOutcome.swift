@@ -1,6 +1,6 @@
 import WinbackCore
 
-/// What `winback deliver` did, for its summary line (SPEC §18): this run's batches and offers.
+/// What `winback deliver` did, for its summary line (docs/deliveries.md): this run's batches and offers.
 public struct DeliverOutcome: Sendable {
     /// The day delivered.
     public var asOf: String

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import WinbackCore
 
-/// One webhook request of `winback deliver` (SPEC §18): up to `batchSize` offer lines of one campaign, in
+/// One webhook request of `winback deliver` (docs/deliveries.md): up to `batchSize` offer lines of one campaign, in
 /// file order, numbered from 0 per campaign and day.
 struct WebhookBatch: Sendable {
     var asOf: String

@@ -1,7 +1,7 @@
 import Foundation
 import WinbackCore
 
-/// POSTs webhook batches (SPEC §18) with their `Idempotency-Key` and `Winback-Signature` (signed anew at
+/// POSTs webhook batches (docs/deliveries.md) with their `Idempotency-Key` and `Winback-Signature` (signed anew at
 /// each attempt), retrying what is temporary as `winback sync` does (429 and 5xx honouring `Retry-After`,
 /// timeouts, dropped connections; up to ``RetryPolicy/maxAttempts``, then 75); a redirect or another 4xx is
 /// 76 naming the batch.

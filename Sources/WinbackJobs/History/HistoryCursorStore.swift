@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import WinbackIO
 
-/// `<api.directory>/history/cursors.sqlite` (SPEC §20): each original transaction id's last transaction
+/// `<api.directory>/history/cursors.sqlite` (docs/sync.md): each original transaction id's last transaction
 /// history `revision`, and which ids the current pass of `--history` or `--statuses` has finished.
 ///
 /// A pass is one sweep over a set of ids. It ends when every id of an invocation is done; a sync killed or

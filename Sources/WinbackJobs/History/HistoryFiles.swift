@@ -3,7 +3,7 @@ import Foundation
 import WinbackCore
 import WinbackIO
 
-/// Where `winback sync --history/--statuses` writes (SPEC §20), under `<api.directory>`:
+/// Where `winback sync --history/--statuses` writes (docs/sync.md), under `<api.directory>`:
 /// `history/<id-shard>/<id>.ndjson.gz` (then `<id>.2.ndjson.gz`, `<id>.3.ndjson.gz`, … for what came later)
 /// and `statuses/<id-shard>/<id>.json.gz`, where `<id-shard>` is the first two lower-case hex digits of the
 /// SHA-256 of the id's decimal string (256 folders).

@@ -3,7 +3,7 @@ import Synchronization
 import WinbackCore
 import WinbackIO
 
-/// `winback sync --history` and `--statuses` (SPEC §20): for each original transaction id, Get Transaction
+/// `winback sync --history` and `--statuses` (docs/sync.md): for each original transaction id, Get Transaction
 /// History v2 (every transaction, then only what changed since the kept `revision`) and Get All Subscription
 /// Statuses, written under `<api.directory>/history` and `<api.directory>/statuses` (``HistoryFiles``).
 ///
@@ -17,7 +17,7 @@ public enum HistorySyncJob {
     /// The most pages one id's history may take (Apple pages 20 transactions).
     static let maximumPagesPerId = 100_000
 
-    /// Runs the sync; throws a ``JobError`` with the exit code of SPEC §15 (64, 74, 75, 76, 77).
+    /// Runs the sync; throws a ``JobError`` with the exit code of docs/sync.md (64, 74, 75, 76, 77).
     public static func run(_ options: SyncOptions, log: @escaping @Sendable (String) -> Void) async throws(JobError)
         -> HistorySyncOutcome
     {

@@ -1,6 +1,6 @@
 import WinbackCore
 
-/// What `winback sync --history/--statuses` did, for its summary line (SPEC §20).
+/// What `winback sync --history/--statuses` did, for its summary line (docs/sync.md).
 public struct HistorySyncOutcome: Sendable {
     /// `history`, `statuses` or `history+statuses`.
     public var mode: String

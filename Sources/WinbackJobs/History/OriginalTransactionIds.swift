@@ -3,7 +3,7 @@ import WinbackCore
 import WinbackCrypto
 import WinbackIO
 
-/// The original transaction ids `winback sync --history/--statuses` asks Apple about (SPEC §20): from a file
+/// The original transaction ids `winback sync --history/--statuses` asks Apple about (docs/sync.md): from a file
 /// (`--ids`, one per line) and/or from the synced notifications (`--ids-from-notifications`), in that order,
 /// each once.
 enum OriginalTransactionIds {

@@ -2,7 +2,7 @@ import WinbackCore
 import WinbackIngest
 
 /// Counts and deduplicates outcomes in input order: what every ingest does with its outcomes, whether they
-/// come from verifying the inputs, from the verified store or from the shards' partials (SPEC §16).
+/// come from verifying the inputs, from the verified store or from the shards' partials (docs/sharding.md).
 struct IngestAccumulator {
     private var counts = IngestCounts()
     private var deduplicator: Deduplicator

@@ -20,13 +20,13 @@ public struct IngestPipeline: Sendable {
     /// practice: a batch cut at a line count would carry the rest of its last read into the next buffer.
     public var batchSize: Int
     /// The longest line or `.json` document element held whole (`report.maxLineBytes`); a longer one is one
-    /// rejection and reading goes on (SPEC §23).
+    /// rejection and reading goes on (docs/inputs.md).
     public var maximumLineBytes: Int
-    /// Where unchanged files are replayed from and new ones recorded (SPEC §14); `nil` verifies everything.
+    /// Where unchanged files are replayed from and new ones recorded (docs/verified-store.md); `nil` verifies everything.
     public var store: VerifiedStore?
     /// Told about damaged store entries (the file is verified again).
     public var warn: @Sendable (String) -> Void = { _ in }
-    /// A sharded run (SPEC §16): only this shard's records are verified and handed on, each with its
+    /// A sharded run (docs/sharding.md): only this shard's records are verified and handed on, each with its
     /// ``RecordOrder`` kept in the (keyed) store entries; `nil` verifies every record.
     public var shard: ShardSpec?
 

@@ -13,6 +13,6 @@ public struct IngestResult: Sendable {
     public var inputWarnings: [String]
     /// Distinct x5c chains that were path-validated.
     public var chainValidations: Int
-    /// Input files replayed from the verified store instead of verified (SPEC §14).
+    /// Input files replayed from the verified store instead of verified (docs/verified-store.md).
     public var filesFromStore = 0
 }

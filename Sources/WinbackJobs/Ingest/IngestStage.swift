@@ -7,8 +7,8 @@ import WinbackIngest
 /// Ingest → verify → deduplicate: the first half of every job.
 public enum IngestStage {
     /// Runs the stage; `onReject` sees each rejection in input order. With a `store`, unchanged files are
-    /// replayed from it and the others recorded in it (SPEC §14); `warn` hears of damaged entries. With a
-    /// `shard`, only that shard's records are verified (SPEC §16; the store must then be the shard's, keyed),
+    /// replayed from it and the others recorded in it (docs/verified-store.md); `warn` hears of damaged entries. With a
+    /// `shard`, only that shard's records are verified (docs/sharding.md; the store must then be the shard's, keyed),
     /// and accepted payloads are counted, not kept: a shard's outcomes go to its partial, not to a model.
     public static func run(
         _ loaded: LoadedConfig, isQuiet: Bool = false, store: VerifiedStore? = nil, shard: ShardSpec? = nil,

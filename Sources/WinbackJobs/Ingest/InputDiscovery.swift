@@ -1,7 +1,7 @@
 import WinbackCore
 import WinbackIO
 
-/// Expands the config's `inputs` globs (SPEC §10): the union of all matches, each file once, sorted by
+/// Expands the config's `inputs` globs (docs/inputs.md): the union of all matches, each file once, sorted by
 /// config-relative path in byte order; a pattern matching nothing is a warning; a matched file with an
 /// unknown suffix is a usage error (64); a match that is not a regular file (a FIFO, socket or device) or
 /// a symbolic link that cannot be followed (dangling, looping) is an I/O error naming it (74).

@@ -55,7 +55,7 @@ public struct LoadedConfig: Sendable {
         }
     }
 
-    /// The one-time code pools of the offer-code campaigns (SPEC §18), by campaign id: a missing or unreadable
+    /// The one-time code pools of the offer-code campaigns (docs/campaigns.md), by campaign id: a missing or unreadable
     /// file is 74 naming it, a malformed row 64 naming `file:line`. An offer-code campaign needs
     /// `app.appAppleId` (its redemption URLs carry it): 64 naming both when it is missing.
     public func offerCodePools(_ campaigns: [Campaign]) throws(JobError) -> [String: OfferCodePool] {

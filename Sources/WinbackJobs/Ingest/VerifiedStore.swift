@@ -7,7 +7,7 @@ import WinbackIO
 import WinbackIngest
 import X509
 
-/// The verified store (SPEC §14): per input file, the outcome of verifying it, so an unchanged file is
+/// The verified store (docs/verified-store.md): per input file, the outcome of verifying it, so an unchanged file is
 /// never verified twice. An entry is one file `<path hash>-<size>-<file SHA-256>-<verifier digest>.wbs` in
 /// ``directory`` (format: ``StoreEntryEncoder``), written to a temporary file and renamed when the input
 /// file is done. Its name is its key: the input's config-relative path, size and SHA-256, and the verifier
@@ -19,13 +19,13 @@ public final class VerifiedStore: Sendable {
     public let directory: String
     /// The hex SHA-256 of everything that decides a file's outcomes besides the file itself.
     public let verifierDigest: String
-    /// A shard's store (SPEC §16): its entries are keyed (``StoreEntryEncoder/init(keyed:)``).
+    /// A shard's store (docs/sharding.md): its entries are keyed (``StoreEntryEncoder/init(keyed:)``).
     public let isKeyed: Bool
     /// Entry names present when the run started.
     private let existing: Set<String>
     /// Entry names this run read or wrote (kept by ``prune()``).
     private let kept = Mutex<Set<String>>([])
-    /// Why entries of this run could not be written, by input path (SPEC §23: never silent).
+    /// Why entries of this run could not be written, by input path (docs/inputs.md: never silent).
     private let failures = Mutex<[String: String]>([:])
 
     /// Opens (creating it) the store at `directory` for a run whose verifier digest is `verifierDigest`.
@@ -42,7 +42,7 @@ public final class VerifiedStore: Sendable {
     }
 
     /// The verifier digest of `loaded`: its trusted roots (DER), app identity, `acceptUnsignedPayloads`,
-    /// `report.maxLineBytes`, the entry format version and, for a shard, `i/N` (SPEC §16: a shard's entry
+    /// `report.maxLineBytes`, the entry format version and, for a shard, `i/N` (docs/sharding.md: a shard's entry
     /// never serves a run with another sharding).
     public static func verifierDigest(_ loaded: LoadedConfig, shard: ShardSpec? = nil) -> String {
         var hasher = SHA256()

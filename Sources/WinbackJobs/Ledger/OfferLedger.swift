@@ -3,7 +3,7 @@ import GRDB
 import WinbackCore
 import WinbackIO
 
-/// The offer ledger (SPEC §7): an SQLite database of runs and selected accounts, created on first use and
+/// The offer ledger (docs/campaigns.md): an SQLite database of runs and selected accounts, created on first use and
 /// migrated by schema version. Unique per (campaign, account key, as-of). A day's selections are written in
 /// one transaction, so a crash never leaves half a day; a re-run of the day reads them back instead of
 /// selecting and signing again.
@@ -110,7 +110,7 @@ public final class OfferLedger {
                     CREATE INDEX selections_by_day ON selections(campaign_id, as_of);
                     """)
         }
-        // v2 (SPEC §12): each selection names its audience and offer, so campaign outcomes can be measured
+        // v2 (docs/campaigns.md): each selection names its audience and offer, so campaign outcomes can be measured
         // from the ledger alone; a v1 ledger gets them from the eligible_accounts row it kept.
         migrator.registerMigration("v2") { db in
             try db.execute(sql: "ALTER TABLE selections ADD COLUMN audience TEXT")
@@ -123,7 +123,7 @@ public final class OfferLedger {
                     arguments: [Self.field(fields, "audience"), Self.field(fields, "offer_identifier"), row["rowid"] as Int64])
             }
         }
-        // v3 (SPEC §18): the one-time offer code given with a selection — unique, so no code can ever go to two
+        // v3 (docs/campaigns.md): the one-time offer code given with a selection — unique, so no code can ever go to two
         // accounts — and each offer-code campaign-day's count of treatment accounts left without a code.
         migrator.registerMigration("v3") { db in
             try db.execute(sql: "ALTER TABLE selections ADD COLUMN offer_code TEXT")
@@ -132,7 +132,7 @@ public final class OfferLedger {
                 sql: "CREATE TABLE code_shortfalls (campaign_id TEXT NOT NULL, as_of TEXT NOT NULL, codes_short INTEGER NOT NULL, "
                     + "PRIMARY KEY (campaign_id, as_of))")
         }
-        // v4 (SPEC §18): each webhook batch `winback deliver` had acknowledged, once.
+        // v4 (docs/campaigns.md): each webhook batch `winback deliver` had acknowledged, once.
         migrator.registerMigration("v4") { db in
             try db.execute(
                 sql: "CREATE TABLE deliveries (as_of TEXT NOT NULL, campaign_id TEXT NOT NULL, batch INTEGER NOT NULL, "
@@ -268,7 +268,7 @@ public final class OfferLedger {
 
     /// The cohorts selected on days `S` with `from ≤ S < until` (dates `YYYY-MM-DD`), by campaign and day;
     /// `windowStart` gives `T_S` for a day. An account is in the cohort of its first selection by the
-    /// campaign only (SPEC §12 as amended by §17): a later re-selection is a re-offer, not counted again.
+    /// campaign only (docs/campaigns.md): a later re-selection is a re-offer, not counted again.
     public func cohorts(from: String, until: String, windowStart: (String) -> Int64) throws(JobError) -> [CampaignCohort] {
         try wrap {
             try queue.read { db in

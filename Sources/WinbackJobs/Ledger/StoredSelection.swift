@@ -18,11 +18,11 @@ public struct StoredSelection: Sendable, Equatable {
     public var row: String
     /// The `offers.ndjson` line (without newline), when an offer was signed.
     public var payload: String?
-    /// The campaign's audience raw value (`win_back`, …), for measuring outcomes (SPEC §12).
+    /// The campaign's audience raw value (`win_back`, …), for measuring outcomes (docs/campaigns.md).
     public var audience: String? = nil
     /// The offer the account was selected for, if any.
     public var offerIdentifier: String? = nil
-    /// The one-time offer code given to the account (SPEC §18); `nil` otherwise (a custom code is not kept here).
+    /// The one-time offer code given to the account (docs/campaigns.md); `nil` otherwise (a custom code is not kept here).
     public var offerCode: String? = nil
 }
 

@@ -4,7 +4,7 @@ import WinbackCore
 import WinbackIO
 import WinbackParquet
 
-/// `report.formats` (SPEC §22): each published CSV table read back and written as `<table>.parquet` beside
+/// `report.formats` (docs/analysts.md): each published CSV table read back and written as `<table>.parquet` beside
 /// it, typed by the manifest's column types, so the Parquet file equals its CSV row for row; with `parquet`
 /// only, the CSV is removed afterwards. `views.sql` holds a DuckDB view over every night's Parquet files.
 enum ParquetTables {

@@ -1,7 +1,7 @@
 import Foundation
 import WinbackCore
 
-/// The request log `winback serve` keeps (SPEC §19): `<ledger's directory>/retention-requests/<UTC date>.ndjson`,
+/// The request log `winback serve` keeps (docs/retention-messaging.md): `<ledger's directory>/retention-requests/<UTC date>.ndjson`,
 /// one JSON line per response. The run reads a day's log for `summary.json.gz`'s `retentionRequests`.
 enum RetentionRequestLog {
     /// The log of UTC day `day` (`YYYY-MM-DD`) beside the ledger at `ledgerPath`.

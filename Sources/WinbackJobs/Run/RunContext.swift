@@ -10,12 +10,12 @@ struct RunContext {
     let options: RunOptions
     let loaded: LoadedConfig
     let calendar: ReportCalendar
-    /// The reporting currency, its rates, commission and tax (SPEC §11).
+    /// The reporting currency, its rates, commission and tax (docs/money.md).
     let money: MoneyContext
-    /// The verified store (SPEC §14); `nil` with `--no-store`.
+    /// The verified store (docs/verified-store.md); `nil` with `--no-store`.
     let store: VerifiedStore?
     let campaigns: [Campaign]
-    /// The one-time code pools of the offer-code campaigns, by campaign id (SPEC §18).
+    /// The one-time code pools of the offer-code campaigns, by campaign id (docs/campaigns.md).
     let codePools: [String: OfferCodePool]
     let signer: OfferSigner?
     let ledger: OfferLedger?

@@ -6,7 +6,7 @@ import WinbackIO
 import WinbackIngest
 
 /// `winback run`: ingest → model → reports → campaigns → publish into `<output>/dt=<D>/`, ending with a
-/// one-line JSON summary (SPEC §1, §6, §9, §10). Each stage is one function below, in that order.
+/// one-line JSON summary (README: Commands). Each stage is one function below, in that order.
 public enum RunJob {
     /// How a run ended: its exit code, the summary line for stdout and the published directory.
     public struct Outcome: Sendable {
@@ -139,7 +139,7 @@ public enum RunJob {
         return reports
     }
 
-    /// `campaign_outcomes` (SPEC §12): the ledger's cohorts selected in the 365 days before `D`, measured on
+    /// `campaign_outcomes` (docs/campaigns.md): the ledger's cohorts selected in the 365 days before `D`, measured on
     /// today's model. Empty without campaigns (no ledger).
     static func campaignOutcomes(_ model: SubscriptionModel, _ context: RunContext) throws -> [[String?]] {
         guard let ledger = context.ledger else { return [] }
@@ -226,7 +226,7 @@ public enum RunJob {
         return results
     }
 
-    /// `retention_decisions.csv.gz` (SPEC §19), from the ledger once the day's selections are in it (empty
+    /// `retention_decisions.csv.gz` (docs/retention-messaging.md), from the ledger once the day's selections are in it (empty
     /// without Retention Messaging campaigns).
     static func writeRetentionDecisions(_ context: RunContext) throws -> OutputStats {
         let calendar = context.calendar

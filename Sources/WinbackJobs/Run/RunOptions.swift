@@ -21,9 +21,9 @@ public struct RunOptions: Sendable {
     public var nonce: @Sendable () -> String
     /// Environment variables (`WINBACK_SIGNING_KEY_FILE`).
     public var environment: [String: String]
-    /// Read unchanged input files from the verified store and write new ones to it (SPEC §14); `--no-store` turns it off.
+    /// Read unchanged input files from the verified store and write new ones to it (docs/verified-store.md); `--no-store` turns it off.
     public var usesStore = true
-    /// `--shard i/N` (SPEC §16): verify only this shard's records and write a partial to ``partialDirectory``
+    /// `--shard i/N` (docs/sharding.md): verify only this shard's records and write a partial to ``partialDirectory``
     /// instead of publishing; `nil` for a whole run.
     public var shard: ShardSpec?
     /// Where a shard writes its partial (`--partial DIR`; relative to the current directory).

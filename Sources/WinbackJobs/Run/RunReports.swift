@@ -21,9 +21,9 @@ public struct RunReports: Sendable {
     public var familyShared: Int
     /// The rows of `events_daily.csv`, as written.
     public var eventsDaily: [[String?]] = []
-    /// Revenue, MRR and LTV (SPEC §11).
+    /// Revenue, MRR and LTV (docs/money.md).
     public var money: MoneyReports
-    /// The rows of `campaign_outcomes.csv` (SPEC §12), as written.
+    /// The rows of `campaign_outcomes.csv` (docs/campaigns.md), as written.
     public var campaignOutcomes: [[String?]] = []
 
     /// Computes the independent reports concurrently (they only read the model). Each report skips the

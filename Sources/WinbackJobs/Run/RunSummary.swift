@@ -1,7 +1,7 @@
 import WinbackCore
 import WinbackIO
 
-/// `summary.json.gz` and the run's stdout line (SPEC §10).
+/// `summary.json.gz` and the run's stdout line (README: Commands).
 enum RunSummary {
     /// Status order of `subscriptionsByStatus` (and of the page's status mix).
     static let statuses: [SubscriptionStatus] = [.active, .expired, .billingRetry, .billingGracePeriod, .revoked]

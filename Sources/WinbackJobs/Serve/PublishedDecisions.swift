@@ -2,7 +2,7 @@ import Foundation
 import WinbackCore
 import WinbackIO
 
-/// Finds and reads the newest published day's `retention_decisions.csv.gz` (SPEC §19) for `winback serve`.
+/// Finds and reads the newest published day's `retention_decisions.csv.gz` (docs/retention-messaging.md) for `winback serve`.
 enum PublishedDecisions {
     /// A published day: its label and when its `_SUCCESS` was written (a re-run of the day writes it again).
     struct Day: Equatable {

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Remembers the `requestIdentifier` of every verified Retention Messaging request for 10 minutes, in this
-/// process's memory (SPEC §19): a second request with the same identifier in that time is a replay.
+/// process's memory (docs/retention-messaging.md): a second request with the same identifier in that time is a replay.
 ///
 /// A UUID is kept as its 16 bytes, so 2 000 requests a second for 10 minutes (1.2 M identifiers) stay near
 /// 60 MB; any other text is kept as it is.

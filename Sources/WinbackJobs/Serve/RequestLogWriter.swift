@@ -7,7 +7,7 @@ import WinbackCore
     import Glibc
 #endif
 
-/// Appends `winback serve`'s request log (SPEC §19): `<ledger's directory>/retention-requests/<UTC date of
+/// Appends `winback serve`'s request log (docs/retention-messaging.md): `<ledger's directory>/retention-requests/<UTC date of
 /// the request>.ndjson`, one line per response, a new file each UTC day. Lines are written on a queue of their
 /// own, so a slow disk never holds a response; each line is one `write` to a file opened for appending, so
 /// two servers sharing the directory never interleave inside a line.

@@ -3,7 +3,7 @@ import Synchronization
 import WinbackCore
 import WinbackCrypto
 
-/// What `winback serve` does with a request, whichever server library carries it (SPEC §19): answers
+/// What `winback serve` does with a request, whichever server library carries it (docs/retention-messaging.md): answers
 /// `POST /retention` from the newest published day's decisions, `GET /healthz` and `GET /metrics`; keeps the
 /// request log; loads a newly published day while it serves. It never touches the ledger.
 public final class RetentionService: Sendable {

@@ -2,7 +2,7 @@ import Foundation
 import WinbackCore
 import WinbackCrypto
 
-/// Prepares `winback serve` (SPEC §19): reads the config, its roots and (when a Retention Messaging campaign
+/// Prepares `winback serve` (docs/retention-messaging.md): reads the config, its roots and (when a Retention Messaging campaign
 /// offers a promotional offer) the signing key, and loads the newest published day's decisions. The server
 /// library that carries the requests is the caller's (`WinbackServer`).
 public enum ServeJob {

@@ -2,7 +2,7 @@ import Synchronization
 
 /// `winback serve`'s counters for `GET /metrics`, in Prometheus's text format (version 0.0.4): requests by
 /// outcome and a latency histogram. Written by hand: two metric families do not need swift-metrics and
-/// swift-prometheus in the build (SPEC §19).
+/// swift-prometheus in the build (docs/retention-messaging.md).
 final class ServeMetrics: Sendable {
     /// Upper bounds of the latency histogram's buckets, seconds (Apple waits about 700 ms).
     static let bucketBounds: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1]

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The inputs of `winback serve` (SPEC §19), with the clock and the nonces injectable for tests.
+/// The inputs of `winback serve` (docs/retention-messaging.md), with the clock and the nonces injectable for tests.
 public struct ServeOptions: Sendable {
     /// The config file.
     public var configPath: String
@@ -14,7 +14,7 @@ public struct ServeOptions: Sendable {
     public var tlsKeyPath: String?
     /// The output root holding `dt=<D>/` (`--out`); default: the config's `output`.
     public var outputOverride: String?
-    /// How often the output root is looked at for a newly published day, seconds (SPEC §19: within 10 s).
+    /// How often the output root is looked at for a newly published day, seconds (docs/retention-messaging.md: within 10 s).
     public var reloadIntervalSeconds = 2.0
     /// No progress lines on stderr.
     public var isQuiet = false

@@ -3,7 +3,7 @@ import Foundation
 import WinbackCore
 import WinbackIO
 
-/// `winback merge` (SPEC §16): the shards' partials checked (``PartialSet``), replayed in input order
+/// `winback merge` (docs/sharding.md): the shards' partials checked (``PartialSet``), replayed in input order
 /// (``PartialReplay``), then the stages of a one-machine run — model, reports, campaigns selected over all
 /// accounts (cooldown, `maxOffers`, holdout), signing, the ledger (the merge is its single writer) and
 /// publishing `dt=<D>` — so the day is the one a single machine would have published.

@@ -1,7 +1,7 @@
 import WinbackCore
 import WinbackIngest
 
-/// `partial.json`, the last file a shard writes into its partial directory (SPEC §16): which shard of
+/// `partial.json`, the last file a shard writes into its partial directory (docs/sharding.md): which shard of
 /// which run it is, and per input file (in input order) its size, SHA-256 and the keyed entry under
 /// `entries/` holding the shard's outcomes of that file.
 ///

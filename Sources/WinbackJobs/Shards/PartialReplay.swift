@@ -3,7 +3,7 @@ import WinbackCore
 import WinbackIO
 import WinbackIngest
 
-/// The merge's ingest (SPEC §16): per input file, the shards' outcomes read back from their entries and
+/// The merge's ingest (docs/sharding.md): per input file, the shards' outcomes read back from their entries and
 /// put in the order one machine would have consumed them (by ``RecordOrder``: each record belongs to one
 /// shard, so the order is total), then counted and deduplicated as any ingest does.
 ///

@@ -2,7 +2,7 @@ import Foundation
 import WinbackCore
 import WinbackIO
 
-/// The partials `winback merge` was given, read and checked (SPEC §16): the `N` distinct shards of one run —
+/// The partials `winback merge` was given, read and checked (docs/sharding.md): the `N` distinct shards of one run —
 /// the same config (its SHA-256), as-of date, `N` and inputs. Anything else is refused with 64 naming what differs.
 struct PartialSet {
     /// One shard's partial directory and its manifest.

@@ -4,7 +4,7 @@ import WinbackCore
 import WinbackIO
 import WinbackIngest
 
-/// `winback run --shard i/N --partial DIR` (SPEC §16): reads every input, verifies only the shard's
+/// `winback run --shard i/N --partial DIR` (docs/sharding.md): reads every input, verifies only the shard's
 /// records and writes their outcomes as a partial (``PartialManifest``) for `winback merge`. It publishes
 /// nothing and never opens the ledger. With the verified store, the shard's entries live in
 /// `<store>/shard-<i>-of-<N>/` (keyed by `i/N`, so they never serve another sharding) and are linked into

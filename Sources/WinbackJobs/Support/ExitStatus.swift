@@ -1,4 +1,4 @@
-/// Exit codes of `winback` (sysexits, SPEC §1).
+/// Exit codes of `winback` (sysexits, README: Commands).
 public enum ExitStatus {
     /// Success.
     public static let success: Int32 = 0

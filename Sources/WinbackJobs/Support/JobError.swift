@@ -1,7 +1,7 @@
 import WinbackCore
 import WinbackIO
 
-/// A fatal error of a job, with its sysexits code (SPEC §1).
+/// A fatal error of a job, with its sysexits code (README: Commands).
 public enum JobError: Error, Sendable, CustomStringConvertible {
     /// Invalid config or usage (64): the message names the file and key.
     case config(file: String, ConfigError)

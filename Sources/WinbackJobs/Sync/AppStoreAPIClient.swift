@@ -3,7 +3,7 @@ import Synchronization
 import WinbackCore
 import WinbackCrypto
 
-/// Requests to the App Store Server API with the policy every `winback sync` mode shares (SPEC §15, §20):
+/// Requests to the App Store Server API with the policy every `winback sync` mode shares (docs/sync.md):
 /// a bearer token renewed before it expires, a steady pace (``RequestPacer``), and up to
 /// ``RetryPolicy/maxAttempts`` tries while the answer is temporary (429 and 5xx, honouring `Retry-After`; a
 /// network failure; a 200 whose body does not parse, as a body cut short does). 401/403 end the sync with 77

@@ -2,7 +2,7 @@ import Foundation
 import WinbackCore
 import WinbackCrypto
 
-/// Fetches a day of App Store Server Notification history (SPEC §15): `POST
+/// Fetches a day of App Store Server Notification history (docs/sync.md): `POST
 /// /inApps/v1/notifications/history` with the day's `startDate`/`endDate`, following `paginationToken`
 /// while `hasMore`, each request authenticated by a ``ServerAPIToken`` renewed before it expires.
 ///

@@ -1,4 +1,4 @@
-/// A steady pace for requests, shared by every concurrent caller (SPEC §20): a request leaves only when
+/// A steady pace for requests, shared by every concurrent caller (docs/sync.md): a request leaves only when
 /// ``interval`` has passed since the one before it left, measured on the clock when each is let go. Callers
 /// that arrive together wait and are let go one at a time; one woken late by a busy machine delays the next,
 /// never bunches with it.

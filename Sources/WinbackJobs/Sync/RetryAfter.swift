@@ -1,7 +1,7 @@
 import Foundation
 
 /// The `Retry-After` header in the forms Apple sends: delay-seconds, an HTTP-date (RFC 9110 §10.2.3), or — on
-/// the App Store Server API's 429 — an instant in milliseconds since the epoch (SPEC §20: a number above
+/// the App Store Server API's 429 — an instant in milliseconds since the epoch (docs/sync.md: a number above
 /// 10^11 is such an instant, below it seconds).
 enum RetryAfter {
     /// Numbers above this are instants in epoch milliseconds (10^11 seconds is over 3 000 years).

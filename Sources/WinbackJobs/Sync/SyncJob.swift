@@ -2,12 +2,12 @@ import Foundation
 import WinbackCore
 import WinbackIO
 
-/// `winback sync` (SPEC §15): downloads App Store Server Notifications from the App Store Server API's
+/// `winback sync` (docs/sync.md): downloads App Store Server Notifications from the App Store Server API's
 /// notification history, one UTC day at a time, into `<api.directory>/notifications/<YYYY-MM-DD>.ndjson.gz`
 /// (`{"signedPayload": …}` lines, the form `winback run` reads), each written atomically once all its pages
 /// are in. A day already written is skipped unless `refresh`. One sync at a time per directory (a lock).
 public enum SyncJob {
-    /// Runs the sync; throws a ``JobError`` with the exit code of §15 (64, 74, 75, 76, 77).
+    /// Runs the sync; throws a ``JobError`` with the exit code of docs/sync.md (64, 74, 75, 76, 77).
     public static func run(_ options: SyncOptions, log: @escaping @Sendable (String) -> Void) async throws(JobError) -> SyncOutcome {
         let loaded = try LoadedConfig.load(path: options.configPath)
         let settings = try SyncSetup.settings(loaded)

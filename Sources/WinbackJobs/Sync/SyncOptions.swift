@@ -20,9 +20,9 @@ public struct SyncOptions: Sendable {
     /// The largest response body accepted, in bytes (after any decompression); a larger one is an unexpected
     /// response (76). Default 64 MiB: a notification history page is far smaller.
     public var maximumResponseBytes = 64 << 20
-    /// `--history`: fetch each id's transaction history (SPEC §20) instead of notifications.
+    /// `--history`: fetch each id's transaction history (docs/sync.md) instead of notifications.
     public var history = false
-    /// `--statuses`: fetch each id's subscription statuses (SPEC §20) instead of notifications.
+    /// `--statuses`: fetch each id's subscription statuses (docs/sync.md) instead of notifications.
     public var statuses = false
     /// `--ids`: a file of original transaction ids, one per line (a relative path is from the working directory).
     public var idsFile: String?

@@ -1,7 +1,7 @@
 import Foundation
 import WinbackCore
 
-/// `winback verify`: ingest and verify only, writing no files (SPEC §10): each rejection as one JSON
+/// `winback verify`: ingest and verify only, writing no files (docs/inputs.md): each rejection as one JSON
 /// line on stdout, then the one-line JSON summary; human-readable counts on stderr.
 public enum VerifyJob {
     /// What the command prints and exits with.

@@ -6,6 +6,6 @@ public enum OfferType: Int32, AppleEnum {
     case promotionalOffer = 2
     case offerCode = 3
     case winBackOffer = 4
-    /// A retention offer, chosen by the App Store from Retention Messaging in App Store Connect (SPEC §18).
+    /// A retention offer, chosen by the App Store from Retention Messaging in App Store Connect (docs/campaigns.md).
     case retentionOffer = 5
 }
