@@ -362,7 +362,7 @@ extension ReportPage {
 
     static func campaignsSection(_ content: ReportPageContent) -> String {
         guard !content.campaigns.isEmpty else { return paragraph("No campaigns are configured.") }
-        let measures: [(name: String, column: String, value: (ReportPageContent.CampaignCounts) -> Int)] = [
+        let measures: [(name: String, column: String, value: (CampaignCounts) -> Int)] = [
             ("eligible", "eligible", \.eligible), ("treatment", "treatment", \.treatment), ("holdout", "holdout", \.holdout),
             ("signed offers", "signed", \.signed),
         ]

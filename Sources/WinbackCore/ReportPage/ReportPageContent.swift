@@ -2,37 +2,6 @@
 /// written to the CSV reports and the same counts that go into `summary.json.gz`, so the page never
 /// computes a number differently from the files.
 public struct ReportPageContent: Sendable {
-    /// One campaign's counts as in the summary's `offersPerCampaign`.
-    public struct CampaignCounts: Sendable, Equatable {
-        /// The campaign's id.
-        public var id: String
-        /// Accounts that passed the rules.
-        public var eligible: Int
-        /// Eligible accounts offered.
-        public var treatment: Int
-        /// Eligible accounts held out as control.
-        public var holdout: Int
-        /// Offers signed.
-        public var signed: Int
-        /// Offer-code campaigns with a code pool (docs/campaigns.md): codes still usable after tonight; `nil` otherwise.
-        public var codesLeft: Int?
-        /// Offer-code campaigns with a code pool: tonight's treatment accounts left without a code.
-        public var codesShort: Int?
-
-        /// A campaign's counts.
-        public init(
-            id: String, eligible: Int, treatment: Int, holdout: Int, signed: Int, codesLeft: Int? = nil, codesShort: Int? = nil
-        ) {
-            self.id = id
-            self.eligible = eligible
-            self.treatment = treatment
-            self.holdout = holdout
-            self.signed = signed
-            self.codesLeft = codesLeft
-            self.codesShort = codesShort
-        }
-    }
-
     /// `YYYY-MM-DD` of the as-of day.
     public var asOf: String
     /// IANA time zone of the report periods.

@@ -23,19 +23,6 @@ struct CampaignStage {
     /// in memory stay a few megabytes.
     var chunkSize = 4096
 
-    /// One campaign's counts, for the summary's `offersPerCampaign` and the page.
-    struct Counts {
-        var id: String
-        var eligible = 0
-        var treatment = 0
-        var holdout = 0
-        var signed = 0
-        /// Offer-code campaigns with a code pool: the codes still usable after tonight, and the treatment
-        /// accounts left without one (docs/campaigns.md); `nil` otherwise.
-        var codesLeft: Int?
-        var codesShort: Int?
-    }
-
     /// Reads what the ledger knows about each campaign for the day, in campaign-id order.
     func plan(calendar: ReportCalendar) throws -> [CampaignPlan] {
         let asOf = calendar.asOfLabel
@@ -67,14 +54,14 @@ struct CampaignStage {
     func run(
         _ plans: [CampaignPlan], model: SubscriptionModel, calendar: ReportCalendar, heldCodes: Set<String> = [],
         shortfalls: (String, Int) -> Void = { _, _ in }, emit: (CampaignChunk) throws -> Void
-    ) throws -> [Counts] {
+    ) throws -> [CampaignCounts] {
         let selector = CampaignSelector(holdoutBucket: HoldoutHash.bucket)
-        var perCampaign: [Counts] = []
+        var perCampaign: [CampaignCounts] = []
         // Codes given by any campaign on any day, this run's included as they are given.
         var held = heldCodes
         for plan in plans {
             let campaign = plan.campaign
-            var counts = Counts(id: campaign.id)
+            var counts = CampaignCounts(id: campaign.id)
             let pool = codePools[campaign.id]
             if !plan.stored.isEmpty {
                 var chunk = CampaignChunk()
@@ -121,7 +108,7 @@ struct CampaignStage {
     /// account read in place.
     /// `codes` (offer-code campaigns with a pool) is index-aligned with `accounts`.
     private func sign(
-        _ accounts: ArraySlice<EligibleAccount>, codes: ArraySlice<String?>?, campaign: Campaign, asOf: String, counts: inout Counts
+        _ accounts: ArraySlice<EligibleAccount>, codes: ArraySlice<String?>?, campaign: Campaign, asOf: String, counts: inout CampaignCounts
     ) throws -> CampaignChunk {
         var chunk = CampaignChunk()
         let signed: [OfferBatch.SignedOffer?] =

@@ -164,7 +164,7 @@ public enum RunJob {
 
     /// What the campaigns stage leaves for publishing.
     struct CampaignResults {
-        var perCampaign: [CampaignStage.Counts]
+        var perCampaign: [CampaignCounts]
         /// The ledger's run row, finished after publishing.
         var ledgerRunId: Int64?
     }
@@ -314,7 +314,7 @@ public enum RunJob {
 
     // MARK: Helpers
 
-    static func campaignSummary(_ entry: CampaignStage.Counts) -> (String, JSONValue) {
+    static func campaignSummary(_ entry: CampaignCounts) -> (String, JSONValue) {
         var counts: [(String, JSONValue)] = [
             ("eligible", .integer(Int64(entry.eligible))), ("treatment", .integer(Int64(entry.treatment))),
             ("holdout", .integer(Int64(entry.holdout))), ("signed", .integer(Int64(entry.signed))),

@@ -11,7 +11,7 @@ enum RunPage {
     static func content(
         calendar: ReportCalendar, timeZone: String, inputs: [InputStats], counts: IngestCounts, model: SubscriptionModel,
         reports: RunReports,
-        offersSigned: Bool, campaigns: [CampaignStage.Counts], freshness: DataFreshness
+        offersSigned: Bool, campaigns: [CampaignCounts], freshness: DataFreshness
     ) -> ReportPageContent {
         var content = ReportPageContent(
             asOf: calendar.asOfLabel, timeZone: timeZone, toolVersion: WinbackVersion.current, inputFiles: inputs.count,
@@ -21,11 +21,7 @@ enum RunPage {
             familyShared: reports.familyShared, offersSigned: offersSigned, lastFullMonth: calendar.lastFullMonthLabel,
             months: reports.churnMonthly.periods.map(\.label), churnMonthly: reports.churnMonthlyRows,
             expirationReasons: reports.expirationReasons, offerUsage: reports.offerUsage, retentionCohorts: reports.retentionCohorts,
-            campaigns: campaigns.map {
-                ReportPageContent.CampaignCounts(
-                    id: $0.id, eligible: $0.eligible, treatment: $0.treatment, holdout: $0.holdout, signed: $0.signed,
-                    codesLeft: $0.codesLeft, codesShort: $0.codesShort)
-            }, freshness: freshness)
+            campaigns: campaigns, freshness: freshness)
         content.eventsDaily = reports.eventsDaily
         content.currency = reports.money.currency
         content.revenueMonthly = reports.money.revenueMonthly.rows()
