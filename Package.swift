@@ -103,7 +103,7 @@ let package = Package(
         .target(
             name: "WinbackServer",
             dependencies: [
-                "WinbackJobs", "WinbackIO",
+                "WinbackCore", "WinbackJobs", "WinbackIO",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

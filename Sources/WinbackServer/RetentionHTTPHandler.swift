@@ -75,9 +75,10 @@ final class RetentionHTTPHandler: ChannelInboundHandler {
         let target = head.uri
         let promise = context.eventLoop.makePromise(of: ServeReply.self)
         promise.completeWithTask { await service.handle(method: method, target: target, body: body) }
-        let keepAlive = head.isKeepAlive && !closing
+        let wantsKeepAlive = head.isKeepAlive && !closing
         promise.futureResult.assumeIsolated().whenSuccess { reply in
-            let keepAlive = keepAlive && !self.tracker.isDraining
+            // Draining (SIGTERM) closes every connection after its answer; a 413 closes at the request's end.
+            let keepAlive = wantsKeepAlive && !self.tracker.isDraining
             self.write(reply, version: head.version, keepAlive: keepAlive, closeAfterwards: !keepAlive && !closing, context: context)
         }
     }

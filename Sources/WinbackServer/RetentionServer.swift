@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import WinbackCore
 import WinbackIO
 import WinbackJobs
 
@@ -95,6 +96,16 @@ public final class RetentionServer: Sendable {
         } catch {
             throw .usage("--tls-cert \(certificatePath) / --tls-key \(keyPath): not a PEM certificate chain and its private key (\(error))")
         }
+    }
+
+    /// The line printed once listening: `listening` (the address), `port`, `decisionsDay`, `decisions`.
+    public var listeningLine: String {
+        let (day, count) = service.decisions
+        return JSONText.render(
+            JSONText.object([
+                ("listening", .string(address)), ("port", .integer(Int64(port))), ("decisionsDay", day.map(JSONValue.string) ?? .null),
+                ("decisions", .integer(Int64(count))),
+            ]))
     }
 
     /// Stops gracefully: no new connections; requests in flight answered (each closing its connection) for up

@@ -53,10 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             let tls = tlsCert.flatMap { certificate in tlsKey.map { (certificatePath: certificate, keyPath: $0) } }
             let server = try await RetentionServer.start(service: service, host: host, port: port, tls: tls)
-            let (day, count) = service.decisions
-            CommandSupport.writeStdout(
-                #"{"listening":"\#(server.address)","port":\#(server.port),"decisionsDay":\#(day.map { "\"\($0)\"" } ?? "null"),"decisions":\#(count)}"#
-            )
+            CommandSupport.writeStdout(server.listeningLine)
             let signal = await TerminationSignal.wait()
             if !quiet { CommandSupport.writeStderr("serve: signal \(signal): finishing requests in flight\n") }
             CommandSupport.writeStdout(await server.stop())

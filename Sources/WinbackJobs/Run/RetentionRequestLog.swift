@@ -4,9 +4,14 @@ import WinbackCore
 /// The request log `winback serve` keeps (docs/retention-messaging.md): `<ledger's directory>/retention-requests/<UTC date>.ndjson`,
 /// one JSON line per response. The run reads a day's log for `summary.json.gz`'s `retentionRequests`.
 enum RetentionRequestLog {
+    /// The directory of the day logs: `retention-requests/` beside the ledger at `ledgerPath`.
+    static func directory(ledgerPath: String) -> String {
+        (ledgerPath as NSString).deletingLastPathComponent + "/retention-requests"
+    }
+
     /// The log of UTC day `day` (`YYYY-MM-DD`) beside the ledger at `ledgerPath`.
     static func path(ledgerPath: String, day: String) -> String {
-        (ledgerPath as NSString).deletingLastPathComponent + "/retention-requests/" + day + ".ndjson"
+        directory(ledgerPath: ledgerPath) + "/" + day + ".ndjson"
     }
 
     /// `retentionRequests`: the day's responses counted by `campaignId`, `variant` and `kind` (each possibly

@@ -26,7 +26,7 @@ final class RequestLogWriter: Sendable {
 
     /// A writer into `retention-requests/` beside the ledger at `ledgerPath`.
     init(ledgerPath: String, onError: @escaping @Sendable (String) -> Void) {
-        directory = (RetentionRequestLog.path(ledgerPath: ledgerPath, day: "x") as NSString).deletingLastPathComponent
+        directory = RetentionRequestLog.directory(ledgerPath: ledgerPath)
         self.onError = onError
     }
 
