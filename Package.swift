@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(
             name: "WinbackCryptoTests",
             dependencies: [
-                "WinbackCrypto", "WinbackIngest", "WinbackTestSupport",
+                "WinbackCrypto", "WinbackTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -33,6 +33,7 @@ public enum VerifyBenchmark {
         let verifier = pki.verifier()
         _ = try? await verifier.verify(records[0], as: .transaction)  // the one chain validation, outside the timing
         let compactor = PayloadCompactor()
+        let processor = RecordProcessor(verifier: verifier, acceptUnsignedPayloads: false, compactor: compactor)
         let texts = records.map { RecordText(bytes: Array($0.utf8)) }
 
         /// Each worker with its own cache, as the ingest's workers (``WorkerCache``); `fast: false` is the
@@ -46,15 +47,21 @@ public enum VerifyBenchmark {
                     let slice = texts[min(texts.count, worker * chunk)..<min(texts.count, (worker + 1) * chunk)]
                     group.addTask {
                         var accepted = 0
-                        let cache = useFast ? WorkerCache(app: verifier.decoder.app, compactor: compactor) : nil
+                        let cache = WorkerCache(app: verifier.decoder.app, compactor: compactor)
                         for record in slice {
-                            switch try? await verifier.verify(record, as: .transaction, cache: cache) {
-                            case .decodedByCache?: if cache?.takeDecodedPayload() != .ignored { accepted += 1 }
-                            case .decoded(let payload, _)?: if compactor.keep(payload) != .ignored { accepted += 1 }
-                            case nil: break
+                            if useFast {
+                                if let verified = try? await processor.verify(record, as: .transaction, cache: cache),
+                                    verified.kept != .ignored
+                                {
+                                    accepted += 1
+                                }
+                            } else if let (payload, _) = try? await verifier.verify(record, as: .transaction),
+                                compactor.keep(payload) != .ignored
+                            {
+                                accepted += 1
                             }
                         }
-                        return (accepted, cache?.clock ?? SignatureClock())
+                        return (accepted, useFast ? cache.scratch.clock : SignatureClock())
                     }
                 }
                 var accepted = 0

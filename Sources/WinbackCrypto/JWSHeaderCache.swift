@@ -58,9 +58,9 @@ public final class JWSHeaderCache: Sendable {
         }
 
         /// An equal entry that shares no object a record touches with this one — its own bytes, hash state
-        /// and key object — for one worker's ``VerifierWorkerCache``: reference counts of shared objects
+        /// and key object — for one worker's ``VerifierScratch``: reference counts of shared objects
         /// bounced between the cores on every record.
-        public func privateCopy() -> Entry {
+        func privateCopy() -> Entry {
             let key = chain?.leafKey.flatMap { try? P256.Signing.PublicKey(rawRepresentation: $0.rawRepresentation) }
             return Entry(segment: segment.withUnsafeBufferPointer { Array($0) }, header: header, chain: chain, leafKey: key)
         }

@@ -13,7 +13,7 @@
 /// One check in ``interval`` is timed (two clock reads around each part: the hashing, then the ECDSA
 /// verification); the estimate for all checks is their mean times ``checks``. The cost of reading the
 /// clock, measured once per clock, is subtracted.
-/// Not thread-safe: one worker's ``VerifierWorkerCache`` owns one (and, like the cache, its counters skip the runtime
+/// Not thread-safe: one worker's ``VerifierScratch`` owns one (and, like the scratch, its counters skip the runtime
 /// exclusivity check).
 public final class SignatureClock: @unchecked Sendable {
     /// Every signature check this clock saw: each record whose signing input was hashed, whether its

@@ -29,115 +29,108 @@ public struct SignedPayloadVerifier: Sendable {
         self.decoder = decoder
     }
 
-    /// The parts of a compact JWS found in one pass over its bytes.
-    private struct Parts {
-        var headerHash = 0
-        var header: JWSHeaderCache.Entry?
-        var headerSegment: [UInt8] = []
-        /// The freshly parsed header on a cache miss.
-        var parsedHeader: JWSHeader?
-        var payload: JSONValue = .null
-        /// The `signedDate` of a payload the worker's cache decoded (then ``payload`` stays `null`).
-        var cacheSignedDate: Int64?
-        /// The signature's bytes, unless they were decoded into the cache's ``VerifierWorkerCache/signature``.
-        var signature: [UInt8] = []
-        var isSignatureInCache = false
-        var digest: SHA256.Digest?
-        /// The cache's clock and the hashing's nanoseconds, when this record's signature check is being timed.
-        var timing: (clock: SignatureClock, hashNanoseconds: Int64)?
-    }
-
     /// Verifies and decodes `jws` as `kind`; returns the payload and its unknown-enum warnings.
     public func verify(_ jws: String, as kind: PayloadKind) async throws(RecordFailure) -> (AcceptedPayload, [String]) {
         try await verify(RecordText(jws), as: kind)
     }
 
-    /// Verifies and decodes the JWS `jws` (read in place, not copied) as `kind`.
-    public func verify(_ jws: RecordText, as kind: PayloadKind) async throws(RecordFailure) -> (AcceptedPayload, [String]) {
-        switch try await verify(jws, as: kind, cache: nil) {
-        case .decoded(let payload, let warnings): return (payload, warnings)
-        case .decodedByCache: preconditionFailure("no cache was given, so none decoded the payload")
-        }
-    }
-
-    /// Verifies `jws` as `kind`. With `cache` (one task at a time), headers are looked up in the cache first
-    /// and used through its private copies, and the payload bytes go to the cache's decoder first (a
-    /// common-shape payload is decoded there, with the same checks and outcome and no Apple model built).
+    /// Verifies and decodes the JWS `jws` (read in place, not copied) as `kind`, the general way: the payload
+    /// parsed as JSON, checked, then decoded into its Apple model by ``decoder``.
     public func verify(
-        _ jws: RecordText, as kind: PayloadKind, cache: (any VerifierWorkerCache)? = nil
-    ) async throws(RecordFailure) -> VerifiedPayload {
-        let parts = try await check(jws, as: kind, cache: cache)
-        if parts.cacheSignedDate != nil { return .decodedByCache }
-        let (payload, warnings) = try decoder.decode(parts.payload, as: kind)
-        return .decoded(payload, warnings: warnings)
+        _ jws: RecordText, as kind: PayloadKind, scratch: VerifierScratch? = nil
+    ) async throws(RecordFailure) -> (AcceptedPayload, [String]) {
+        let object = try await verifiedObject(jws, scratch: scratch)
+        return try decoder.decode(object, as: kind)
     }
 
     /// Verifies `jws` as a record is verified — segments, header, chain to a configured root, validity at its
     /// `signedDate`, Apple's OIDs, the signature — and returns its payload object undecoded: for signed
     /// messages that are not records, such as a Retention Messaging request (docs/retention-messaging.md).
     public func verifiedObject(_ jws: String) async throws(RecordFailure) -> JSONValue {
-        try await check(RecordText(jws), as: .transaction, cache: nil).payload
+        try await verifiedObject(RecordText(jws), scratch: nil)
     }
 
-    /// Every check but the payload's decoding; `kind` matters only to `cache`'s decoder.
-    private func check(
-        _ jws: RecordText, as kind: PayloadKind, cache: (any VerifierWorkerCache)?
-    ) async throws(RecordFailure) -> Parts {
-        let parts = try jws.withBytes { (bytes) throws(RecordFailure) -> Parts in try self.split(bytes, as: kind, cache: cache) }
-        let entry: JWSHeaderCache.Entry
-        if let cached = parts.header {
-            entry = cached
-        } else {
-            let header = parts.parsedHeader ?? parts.headerSegment.withUnsafeBufferPointer { JWSHeader(segment: $0) }
+    private func verifiedObject(_ jws: RecordText, scratch: VerifierScratch?) async throws(RecordFailure) -> JSONValue {
+        let opened = try await open(jws, scratch: scratch)
+        let object = try opened.parsePayload()
+        try finish(opened, payload: .parsed(object), scratch: scratch)
+        return object
+    }
+
+    /// The first phase: splits `jws` into its segments, reads its header (cached by segment; a new one's chain
+    /// is evaluated here), decodes the payload and the signature from base64url and hashes the signing input.
+    /// Throws what the check order of docs/inputs.md names up to the header's form (`malformed_jws`). With
+    /// `scratch` (one task at a time), headers are used through its private copies and the payload is decoded
+    /// into its buffer.
+    public func open(_ jws: RecordText, scratch: VerifierScratch?) async throws(RecordFailure) -> OpenedJWS {
+        let (found, newHeader) = try jws.withBytes { (bytes) throws(RecordFailure) in try self.split(bytes, scratch: scratch) }
+        var opened = found
+        if let (segment, header) = newHeader {
             let chain =
                 header.malformed == nil && header.chainFailure == nil
                 ? await chains.evaluate(leaf: header.leaf, intermediate: header.intermediate) : nil
-            entry = JWSHeaderCache.Entry(segment: parts.headerSegment, header: header, chain: chain)
-            headers.insert(entry, hash: parts.headerHash)
-            _ = cache?.adoptHeaderEntry(entry, hash: parts.headerHash)
+            let entry = JWSHeaderCache.Entry(segment: segment, header: header, chain: chain)
+            headers.insert(entry, hash: opened.headerHash)
+            opened.header = scratch?.adoptHeaderEntry(entry, hash: opened.headerHash) ?? entry
         }
+        return opened
+    }
+
+    /// The second phase: with what the caller read of the payload, the checks that remain in the check order
+    /// of docs/inputs.md — a payload object, the header's algorithm and chain, `signedDate`, the chain's
+    /// validity at it, Apple's OIDs, the signature. The payload's decoding (app, environment, fields) is the
+    /// caller's, after this.
+    public func finish(_ opened: OpenedJWS, payload: OpenedJWS.PayloadReading, scratch: VerifierScratch?) throws(RecordFailure) {
+        if let failure = opened.signatureFailure { throw failure }
+        let entry = opened.header
         if let clean = entry.clean {
             // The header and its chain passed every check that does not depend on the record, so of the
-            // the check order of docs/inputs.md only these remain: a payload object, signedDate, validity at it, the signature.
-            try Self.requireObject(parts)
-            let signedDate = try Self.signedDate(parts)
+            // check order of docs/inputs.md only these remain: a payload object, signedDate, validity at it, the signature.
+            try Self.requireObject(payload)
+            let signedDate = try Self.signedDate(payload)
             let seconds = InstantFormat.floorDivide(signedDate, 1000)
             if seconds < clean.validFrom || seconds > clean.validUntil {
                 try Self.requireValidity(entry.chain?.validityWindows ?? [], at: signedDate)
             }
-            try Self.requireSignature(parts, key: clean.leafKey, cache: cache)
+            try Self.requireSignature(opened, key: clean.leafKey, scratch: scratch)
         } else {
-            try Self.checkOneByOne(parts, entry: entry, cache: cache)
+            try Self.checkOneByOne(opened, payload: payload, scratch: scratch)
         }
-        return parts
     }
 
     /// Every check in the check order of docs/inputs.md, for a header or chain that failed one (the first failure is thrown).
-    private static func checkOneByOne(_ parts: Parts, entry: JWSHeaderCache.Entry, cache: (any VerifierWorkerCache)?) throws(RecordFailure)
+    private static func checkOneByOne(_ opened: OpenedJWS, payload: OpenedJWS.PayloadReading, scratch: VerifierScratch?)
+        throws(RecordFailure)
     {
+        let entry = opened.header
         if let failure = entry.header.malformed { throw failure }
-        try requireObject(parts)
+        try requireObject(payload)
         if let failure = entry.header.algorithmFailure { throw failure }
         if let failure = entry.header.chainFailure { throw failure }
         guard let chain = entry.chain else { throw RecordFailure(.invalidCertificate, "x5c could not be evaluated") }
         if let failure = chain.decodeFailure { throw failure }
-        let signedDate = try signedDate(parts)
+        let signedDate = try signedDate(payload)
         if let failure = chain.chainFailure { throw failure }
         try requireValidity(chain.validityWindows, at: signedDate)
         if let failure = chain.oidFailure { throw failure }
-        try requireSignature(parts, key: chain.leafKey, cache: cache)
+        try requireSignature(opened, key: chain.leafKey, scratch: scratch)
     }
 
-    private static func requireObject(_ parts: Parts) throws(RecordFailure) {
-        guard parts.cacheSignedDate != nil || parts.payload.objectMembers != nil else {
-            throw RecordFailure(.malformedJWS, "payload is a JSON \(parts.payload.typeName), expected an object")
+    private static func requireObject(_ payload: OpenedJWS.PayloadReading) throws(RecordFailure) {
+        guard case .parsed(let value) = payload else { return }
+        guard value.objectMembers != nil else {
+            throw RecordFailure(.malformedJWS, "payload is a JSON \(value.typeName), expected an object")
         }
     }
 
     /// The payload's `signedDate`, epoch milliseconds.
-    private static func signedDate(_ parts: Parts) throws(RecordFailure) -> Int64 {
-        if let signedDate = parts.cacheSignedDate { return signedDate }
-        switch parts.payload["signedDate"] {
+    private static func signedDate(_ payload: OpenedJWS.PayloadReading) throws(RecordFailure) -> Int64 {
+        let value: JSONValue
+        switch payload {
+        case .signedDate(let signedDate): return signedDate
+        case .parsed(let parsed): value = parsed
+        }
+        switch value["signedDate"] {
         case nil, .null?: throw RecordFailure.missing("signedDate")
         case .integer(let value)?: return value
         case let other?: throw RecordFailure(FieldError(field: "signedDate", expected: "integer", found: FieldValue.describe(other)))
@@ -156,24 +149,24 @@ public struct SignedPayloadVerifier: Sendable {
     }
 
     /// The 64-byte ES256 signature (r‖s) over the signing input verifies with `key`.
-    private static func requireSignature(_ parts: Parts, key: P256.Signing.PublicKey?, cache: (any VerifierWorkerCache)?)
+    private static func requireSignature(_ opened: OpenedJWS, key: P256.Signing.PublicKey?, scratch: VerifierScratch?)
         throws(RecordFailure)
     {
         let signature: P256.Signing.ECDSASignature?
-        if parts.isSignatureInCache, let cache {
-            signature = cache.signature
+        if opened.isSignatureInScratch, let scratch {
+            signature = scratch.signature
         } else {
-            guard parts.signature.count == 64 else {
-                throw RecordFailure(.invalidSignature, "signature: expected 64 bytes (r‖s), found \(parts.signature.count)")
+            guard opened.signature.count == 64 else {
+                throw RecordFailure(.invalidSignature, "signature: expected 64 bytes (r‖s), found \(opened.signature.count)")
             }
-            signature = try? P256.Signing.ECDSASignature(rawRepresentation: parts.signature)
+            signature = try? P256.Signing.ECDSASignature(rawRepresentation: opened.signature)
         }
-        guard let key, let digest = parts.digest, let signature, isValid(signature, digest, key, timedBy: parts.timing) else {
+        guard let key, let digest = opened.digest, let signature, isValid(signature, digest, key, timedBy: opened.timing) else {
             throw RecordFailure(.invalidSignature, "ES256 signature does not verify with the leaf key")
         }
     }
 
-    /// ECDSA verification, timed (with the hashing before it) when `timing` says the cache's clock samples this record.
+    /// ECDSA verification, timed (with the hashing before it) when `timing` says the scratch's clock samples this record.
     private static func isValid(
         _ signature: P256.Signing.ECDSASignature, _ digest: SHA256.Digest, _ key: P256.Signing.PublicKey,
         timedBy timing: (clock: SignatureClock, hashNanoseconds: Int64)?
@@ -185,10 +178,11 @@ public struct SignedPayloadVerifier: Sendable {
         return isValid
     }
 
-    /// Splits the JWS bytes: three segments, base64url JSON header (cached by segment) and payload, signature.
+    /// Splits the JWS bytes: three segments, base64url JSON header (cached by segment) and payload, signature;
+    /// a header not cached yet comes back with its segment, parsed, for ``open(_:scratch:)`` to evaluate its chain.
     private func split(
-        _ bytes: UnsafeBufferPointer<UInt8>, as kind: PayloadKind, cache: (any VerifierWorkerCache)?
-    ) throws(RecordFailure) -> Parts {
+        _ bytes: UnsafeBufferPointer<UInt8>, scratch: VerifierScratch?
+    ) throws(RecordFailure) -> (OpenedJWS, newHeader: ([UInt8], JWSHeader)?) {
         // memchr: the segments are ~6.6 KB, a byte loop over them cost ~3 % of verification.
         // Up to three dot positions, without an array per record.
         var dots = (0, 0)
@@ -206,67 +200,65 @@ public struct SignedPayloadVerifier: Sendable {
             let found = bytes.reduce(into: 1) { count, byte in if byte == UInt8(ascii: ".") { count += 1 } }
             throw RecordFailure(.malformedJWS, "expected 3 dot-separated segments, found \(found)")
         }
-        var parts = Parts()
         let headerSegment = UnsafeBufferPointer(rebasing: bytes[0..<dots.0])
-        parts.headerHash = JWSHeaderCache.hash(headerSegment)
-        if let own = cache?.headerEntry(headerSegment, hash: parts.headerHash) {
-            parts.header = own
-        } else if let shared = headers.lookup(headerSegment, hash: parts.headerHash) {
-            parts.header = cache?.adoptHeaderEntry(shared, hash: parts.headerHash) ?? shared
+        let headerHash = JWSHeaderCache.hash(headerSegment)
+        var cached: JWSHeaderCache.Entry?
+        if let own = scratch?.headerEntry(headerSegment, hash: headerHash) {
+            cached = own
+        } else if let shared = headers.lookup(headerSegment, hash: headerHash) {
+            cached = scratch?.adoptHeaderEntry(shared, hash: headerHash) ?? shared
         }
-        if let entry = parts.header {
+        var opened: OpenedJWS
+        var newHeader: ([UInt8], JWSHeader)?
+        if let cached {
             // A clean entry's header is well-formed: nothing of it is read (or copied) per record then.
-            if entry.clean == nil, let malformed = entry.header.malformed { throw malformed }
+            if cached.clean == nil, let malformed = cached.header.malformed { throw malformed }
+            opened = OpenedJWS(header: cached)
         } else {
-            parts.headerSegment = Array(headerSegment)
             // Parse now: a malformed header is reported before the payload, as the check order requires.
             let header = JWSHeader(segment: headerSegment)
             if let malformed = header.malformed { throw malformed }
-            parts.parsedHeader = header
+            let segment = Array(headerSegment)
+            newHeader = (segment, header)
+            // Without its chain until open(_:scratch:) evaluates it.
+            opened = OpenedJWS(header: JWSHeaderCache.Entry(segment: segment, header: header, chain: nil))
         }
-        // The payload is decoded into a temporary buffer: an array per record was a >1 KB heap block, which
-        // made glibc consolidate its free lists on every record once the heap held millions of objects.
+        opened.headerHash = headerHash
         let payloadSegment = UnsafeBufferPointer(rebasing: bytes[(dots.0 + 1)..<dots.1])
-        let payload = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Base64.decodedCapacity(payloadSegment.count)) { buffer in
-            Result { () throws(RecordFailure) -> Void in
-                guard let count = Base64.decodeURL(buffer: payloadSegment, into: buffer), count > 0 else {
-                    throw RecordFailure(.malformedJWS, "payload segment is not base64url")
-                }
-                let json = UnsafeBufferPointer(rebasing: buffer[0..<count])
-                if let signedDate = cache?.decodePayload(json, as: kind) {
-                    parts.cacheSignedDate = signedDate
-                    return
-                }
-                do {
-                    parts.payload = try JSONParser.parse(buffer: json)
-                } catch {
-                    throw RecordFailure(.malformedJWS, "payload is not JSON: \(error)")
-                }
+        let capacity = Base64.decodedCapacity(payloadSegment.count)
+        if let scratch, capacity <= VerifierScratch.largestKeptPayload {
+            let buffer = scratch.payloadBuffer(capacity: capacity)
+            guard let count = Base64.decodeURL(buffer: payloadSegment, into: buffer), count > 0 else {
+                throw RecordFailure(.malformedJWS, "payload segment is not base64url")
             }
-        }
-        try payload.get()
-        let signatureSegment = UnsafeBufferPointer(rebasing: bytes[(dots.1 + 1)...])
-        if let cache, cache.decodeSignature(signatureSegment) {
-            parts.isSignatureInCache = true
+            opened.payloadInScratch = UnsafeBufferPointer(rebasing: buffer[0..<count])
         } else {
-            guard let signature = Base64.decodeURL(buffer: signatureSegment) else {
-                throw RecordFailure(.malformedJWS, "signature segment is not base64url")
+            guard let payload = Base64.decodeURL(buffer: payloadSegment), !payload.isEmpty else {
+                throw RecordFailure(.malformedJWS, "payload segment is not base64url")
             }
-            parts.signature = signature
+            opened.payloadOwned = payload
         }
-        if let cached = parts.header {
+        let signatureSegment = UnsafeBufferPointer(rebasing: bytes[(dots.1 + 1)...])
+        if let scratch, scratch.decodeSignature(signatureSegment) {
+            opened.isSignatureInScratch = true
+        } else if let signature = Base64.decodeURL(buffer: signatureSegment) {
+            opened.signature = signature
+        } else {
+            opened.signatureFailure = RecordFailure(.malformedJWS, "signature segment is not base64url")
+        }
+        if let cached {
             // The same digest as hashing the whole signing input: SHA-256 continued over the payload from
             // the state after the (byte-identical, memcmp-checked) header and its dot.
-            let clock = cache?.clock
+            let clock = scratch?.clock
             let start = clock?.begin()
             var hasher = cached.signingPrefix
             hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[(dots.0 + 1)..<dots.1]))
-            parts.digest = hasher.finalize()
-            if let clock, let start { parts.timing = (clock, clock.elapsed(since: start)) }
+            opened.digest = hasher.finalize()
+            if let clock, let start { opened.timing = (clock, clock.elapsed(since: start)) }
         } else {
-            cache?.clock.countUntimed()
-            parts.digest = SHA256.hash(data: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[0..<dots.1]))
+            scratch?.clock.countUntimed()
+            opened.digest = SHA256.hash(data: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[0..<dots.1]))
         }
-        return parts
+        return (opened, newHeader)
     }
 }

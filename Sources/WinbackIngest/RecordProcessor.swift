@@ -42,21 +42,15 @@ public struct RecordProcessor: Sendable {
                 outcomes.append(.rejected(Rejection(location: raw.location, failure: error, text: raw.text)))
             }
         case .signed(let jws, let kind):
-            let payload: AcceptedPayload
+            let verified: (kept: KeptPayload, model: AcceptedPayload?, warnings: [String])
             do {
-                switch try await verifier.verify(jws, as: kind, cache: cache) {
-                case .decodedByCache:
-                    outcomes.append(.accepted(AcceptedRecord(location: raw.location, kept: cache.takeDecodedPayload(), warnings: [])))
-                    return
-                case .decoded(let decoded, let warnings):
-                    payload = decoded
-                    outcomes.append(.accepted(AcceptedRecord(location: raw.location, kept: compactor.keep(payload), warnings: warnings)))
-                }
+                verified = try await verify(jws, as: kind, cache: cache)
             } catch {
                 outcomes.append(.rejected(Rejection(location: raw.location, failure: error, text: raw.text)))
                 return
             }
-            guard case .notification(let notification) = payload, let data = notification.data else { return }
+            outcomes.append(.accepted(AcceptedRecord(location: raw.location, kept: verified.kept, warnings: verified.warnings)))
+            guard case .notification(let notification)? = verified.model, let data = notification.data else { return }
             let notificationIndex = outcomes.count - 1
             let nestedStart = outcomes.count
             for (key, nested, nestedKind) in [
@@ -73,6 +67,24 @@ public struct RecordProcessor: Sendable {
             }
             Self.attribute(&outcomes[notificationIndex], to: outcomes[nestedStart...])
         }
+    }
+
+    /// Verifies `jws` as `kind` in the two phases of ``SignedPayloadVerifier``, with the worker's `cache`: a
+    /// common-shape payload is decoded straight into its kept form by the worker's fast decoder (no Apple
+    /// model: `model` is `nil`), any other the general way (JSON, then the Apple model and its warnings).
+    /// Either way the outcome is the same (docs/inputs.md: the check order).
+    public func verify(
+        _ jws: RecordText, as kind: PayloadKind, cache: WorkerCache
+    ) async throws(RecordFailure) -> (kept: KeptPayload, model: AcceptedPayload?, warnings: [String]) {
+        let opened = try await verifier.open(jws, scratch: cache.scratch)
+        if let (signedDate, kept) = opened.withPayloadJSON({ cache.decodePayload($0, as: kind) }) {
+            try verifier.finish(opened, payload: .signedDate(signedDate), scratch: cache.scratch)
+            return (kept, nil, [])
+        }
+        let object = try opened.parsePayload()
+        try verifier.finish(opened, payload: .parsed(object), scratch: cache.scratch)
+        let (payload, warnings) = try verifier.decoder.decode(object, as: kind)
+        return (compactor.keep(payload), payload, warnings)
     }
 
     /// Sets a notification event's subscription: its accepted nested transaction's `originalTransactionId`,

@@ -1,11 +1,10 @@
-import Crypto
 import Synchronization
 import WinbackCore
 import WinbackCrypto
 
-/// Everything one verifying worker keeps to itself: its copies of the JWS header entries it has used, the
-/// signature buffer it decodes into, the clock sampling its signature checks, and its tables in front of
-/// the shared ``PayloadCompactor`` (attributes, product ids, recent identities).
+/// Everything one verifying worker keeps to itself: its verification scratch (header copies, signature and
+/// payload buffers, the clock sampling its signature checks) and its tables in front of the shared
+/// ``PayloadCompactor`` (attributes, product ids, recent identities).
 ///
 /// With shared tables only, every record retained and released the same objects from both cores and took
 /// their locks, so those cache lines moved between the cores on every record. A worker's cache answers from
@@ -13,25 +12,11 @@ import WinbackCrypto
 /// value it has not seen. A worker checks a cache out of the ``Pool`` for a batch and returns it after, so
 /// one task uses a cache at a time; its tables skip the runtime exclusivity check for that reason (that one
 /// user never overlaps two accesses, and the check's thread-local access set is a cost on every record).
-public final class WorkerCache: VerifierWorkerCache, @unchecked Sendable {
+public final class WorkerCache: @unchecked Sendable {
     /// Decodes common-shape payloads straight into their kept form, through this cache's tables.
     let decoder: FastPayloadDecoder
-    /// The payload ``decodePayload(_:as:)`` decoded last.
-    @exclusivity(unchecked) private var decoded: KeptPayload = .ignored
-
-    // Verification
-    @exclusivity(unchecked) private var headerEntries = HeaderEntries(capacity: 64)
-    /// Samples this worker's signature checks.
-    public let clock = SignatureClock()
-    /// The last record's ES256 signature, decoded in place into the bytes this value already owns.
-    ///
-    /// swift-crypto builds a signature only from a `DataProtocol` value, which it copies into a new `Data`
-    /// through a dynamic cast: with the decoded array, three heap blocks and a protocol lookup per record.
-    /// Its `rawRepresentation` is a settable `Data`; while nothing else holds it, writing through
-    /// `withUnsafeMutableBytes` reuses its storage. `nil` only if swift-crypto refused 64 zero bytes as a
-    /// signature; then the verifier decodes each signature itself.
-    @exclusivity(unchecked) public private(set) var signature = try? P256.Signing.ECDSASignature(
-        rawRepresentation: [UInt8](repeating: 0, count: 64))
+    /// What the verifier keeps of this worker's between records.
+    public let scratch = VerifierScratch()
 
     // Compaction
     /// This worker's copies of the shared attributes, by ``AttributeBytes/hash()``.
@@ -45,42 +30,10 @@ public final class WorkerCache: VerifierWorkerCache, @unchecked Sendable {
         decoder = FastPayloadDecoder(app: app, compactor: compactor)
     }
 
-    // MARK: VerifierWorkerCache
-
-    /// This worker's copy of the header entry whose segment is `segment`.
-    public func headerEntry(_ segment: UnsafeBufferPointer<UInt8>, hash: Int) -> JWSHeaderCache.Entry? {
-        headerEntries.lookup(segment, hash: hash)
-    }
-
-    /// Keeps a private copy of `shared` and returns it.
-    public func adoptHeaderEntry(_ shared: JWSHeaderCache.Entry, hash: Int) -> JWSHeaderCache.Entry {
-        let copy = shared.privateCopy()
-        headerEntries.insert(copy, hash: hash)
-        return copy
-    }
-
-    /// Decodes a 64-byte signature segment into ``signature`` in place; `false` for any other segment.
-    public func decodeSignature(_ segment: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard segment.count == Self.signatureCharacters else { return false }
-        return signature?.rawRepresentation.withUnsafeMutableBytes { bytes in
-            Base64.decodeURL(buffer: segment, into: bytes.bindMemory(to: UInt8.self)) == 64
-        } ?? false
-    }
-
-    /// The base64url length of a 64-byte signature without padding.
-    private static let signatureCharacters = 86
-
-    /// Decodes a common-shape payload into its kept form (``takeDecodedPayload()``); its `signedDate`, or `nil` for the general path.
-    public func decodePayload(_ json: UnsafeBufferPointer<UInt8>, as kind: PayloadKind) -> Int64? {
-        guard let (signedDate, kept) = decoder.decode(json, as: kind, cache: self) else { return nil }
-        decoded = kept
-        return signedDate
-    }
-
-    /// The payload the last ``decodePayload(_:as:)`` decoded (after ``VerifiedPayload/decodedByCache``).
-    public func takeDecodedPayload() -> KeptPayload {
-        defer { decoded = .ignored }
-        return decoded
+    /// A common-shape payload (`json`, not yet verified) decoded straight into its kept form, with its
+    /// `signedDate` (epoch ms); `nil` for a payload the general path must decode.
+    public func decodePayload(_ json: UnsafeBufferPointer<UInt8>, as kind: PayloadKind) -> (signedDate: Int64, kept: KeptPayload)? {
+        decoder.decode(json, as: kind, cache: self)
     }
 
     // MARK: Compaction tables
@@ -140,7 +93,7 @@ public final class WorkerCache: VerifierWorkerCache, @unchecked Sendable {
         public func signatureClock() -> SignatureClock {
             idle.withLock { caches in
                 let total = SignatureClock()
-                for cache in caches { total.add(cache.clock) }
+                for cache in caches { total.add(cache.scratch.clock) }
                 return total
             }
         }

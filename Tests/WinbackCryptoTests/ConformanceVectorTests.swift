@@ -1,7 +1,6 @@
 import Testing
 import WinbackCore
 import WinbackCrypto
-import WinbackIngest
 import WinbackTestSupport
 
 @Suite struct ConformanceVectorTests {
@@ -32,57 +31,17 @@ import WinbackTestSupport
         } catch {
             #expect(error.code == expected, "\(error.message)")
         }
-        // The fast decoder changes nothing about the outcome.
-        let general = await Self.kept(vector.jws, as: .transaction, by: verifier, fast: false)
-        let fast = await Self.kept(vector.jws, as: .transaction, by: verifier, fast: true)
-        #expect(fast.outcome == general.outcome)
-    }
-
-    /// A worker's cache (its copies of the header entries, its tables in front of the compactor) changes
-    /// nothing about the outcome: a header met first through the shared cache, then through the worker's
-    /// copy, and one a worker meets first, give the outcome of a verifier with a fresh cache each time.
-    @Test(arguments: cases)
-    func negativeCaseGivesTheSameOutcomeThroughAWorkerCache(_ vector: ConformanceVectors.Case) async throws {
-        let vectors = try ConformanceVectors()
-        let plain = await Self.kept(vector.jws, as: .transaction, by: try vectors.verifier(rootBase64: vector.rootBase64), fast: true)
-        let verifier = try vectors.verifier(rootBase64: vector.rootBase64)
-        let cache = WorkerCache(app: verifier.decoder.app, compactor: PayloadCompactor())
-        let first = await Self.kept(vector.jws, as: .transaction, by: verifier, fast: true, cache: cache)
-        let again = await Self.kept(vector.jws, as: .transaction, by: verifier, fast: true, cache: cache)
-        let other = await Self.kept(
-            vector.jws, as: .transaction, by: verifier, fast: true,
-            cache: WorkerCache(app: verifier.decoder.app, compactor: PayloadCompactor()))
-        #expect(first.outcome == plain.outcome)
-        #expect(again.outcome == plain.outcome)
-        #expect(other.outcome == plain.outcome)
-    }
-
-    /// Which decoder answered, and the kept form with its warnings or the failure's code and message, of
-    /// `jws` verified with a worker cache (its fast decoder first: `fast`) or without (the general path).
-    static func kept(
-        _ jws: String, as kind: PayloadKind, by verifier: SignedPayloadVerifier, fast: Bool, cache: WorkerCache? = nil
-    ) async -> (path: String, outcome: String) {
-        let compactor = PayloadCompactor()
-        let workerCache = fast ? cache ?? WorkerCache(app: verifier.decoder.app, compactor: compactor) : nil
-        do {
-            switch try await verifier.verify(RecordText(jws), as: kind, cache: workerCache) {
-            case .decodedByCache: return ("fast", "\(workerCache?.takeDecodedPayload() ?? .ignored) []")
-            case .decoded(let payload, let warnings): return ("general", "\(compactor.keep(payload)) \(warnings)")
+        // A worker's scratch (its copies of the header entries, signature and payload buffers) changes nothing
+        // about the outcome: a header met first through the shared cache, then through the scratch's copy.
+        let scratch = VerifierScratch()
+        for _ in 0..<2 {
+            do {
+                _ = try await verifier.verify(RecordText(vector.jws), as: .transaction, scratch: scratch)
+                #expect(expected == nil, "accepted through a scratch, expected \(String(describing: expected))")
+            } catch {
+                #expect(error.code == expected, "through a scratch: \(error.message)")
             }
-        } catch {
-            return ("rejected", "\(error.code) \(error.message)")
         }
-    }
-
-    @Test(arguments: [("signed_transaction", PayloadKind.transaction), ("signed_renewal_info", .renewalInfo)])
-    func appleVectorsTakeTheFastPathToTheSameKeptForm(_ key: String, _ kind: PayloadKind) async throws {
-        let vectors = try ConformanceVectors()
-        let verifier = try vectors.verifier()
-        let general = await Self.kept(vectors.string(key), as: kind, by: verifier, fast: false)
-        let fast = await Self.kept(vectors.string(key), as: kind, by: verifier, fast: true)
-        #expect(general.path == "general")
-        #expect(fast.path == "fast")
-        #expect(fast.outcome == general.outcome)
     }
 
     /// After the first record with a header, the digest continues from the header's cached SHA-256 state:
@@ -108,13 +67,13 @@ import WinbackTestSupport
         }
     }
 
-    /// A worker cache decodes each signature into the one signature value it keeps: a record after a bad
-    /// one is checked against its own bytes, and a segment the cache does not take (padded, short, a
-    /// character outside the alphabet) is judged as without a cache.
-    @Test func aWorkerCachesReusedSignatureIsEachRecordsOwn() async throws {
+    /// A worker's scratch decodes each signature into the one signature value it keeps: a record after a bad
+    /// one is checked against its own bytes, and a segment the scratch does not take (padded, short, a
+    /// character outside the alphabet) is judged as without a scratch.
+    @Test func aScratchsReusedSignatureIsEachRecordsOwn() async throws {
         let vectors = try ConformanceVectors()
         let verifier = try vectors.verifier()
-        let cache = WorkerCache(app: verifier.decoder.app, compactor: PayloadCompactor())
+        let scratch = VerifierScratch()
         let transaction = vectors.string("signed_transaction")
         let renewal = vectors.string("signed_renewal_info")
         let signature = try #require(transaction.split(separator: ".").last)
@@ -136,7 +95,7 @@ import WinbackTestSupport
         ]
         for (jws, kind, expected) in sequence {
             do {
-                _ = try await verifier.verify(RecordText(jws), as: kind, cache: cache)
+                _ = try await verifier.verify(RecordText(jws), as: kind, scratch: scratch)
                 #expect(expected == nil, "accepted \(jws.suffix(90)), expected \(String(describing: expected))")
             } catch {
                 #expect(error.code == expected, "\(jws.suffix(90)): \(error.message)")
