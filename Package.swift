@@ -44,11 +44,17 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
-        // The ingest machinery between verification and the model: line scanning, the flat payload decoder,
-        // interning, each verifying worker's cache, deduplication, and the record processor that ties them.
+        // The ingest, from input files to deduplicated payloads (one entry point, `IngestStage.run`): reading
+        // batches, the ordered window of verifying workers, the verified store, line scanning, the flat payload
+        // decoder, interning, each worker's cache, deduplication.
         .target(
             name: "WinbackIngest",
-            dependencies: ["WinbackCore", "WinbackCrypto", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "WinbackCore", "WinbackCrypto", "WinbackIO",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
         ),
         // The system zlib (apt: zlib1g-dev), for streaming gzip in and out.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -60,7 +66,7 @@ let package = Package(
         // here), PLAIN pages compressed with the system zlib.
         .target(name: "WinbackParquet", dependencies: ["CZlib"]),
         // Files: byte sources (digested: SHA-256 for the manifest), gzip streams, line reading, globs; report
-        // writers, atomic publishing and the run lock.
+        // writers, atomic publishing and the run lock; a phase's progress on stderr.
         .target(
             name: "WinbackIO",
             dependencies: ["WinbackCore", "CZlib", "CInflate", .product(name: "Crypto", package: "swift-crypto")]
@@ -144,7 +150,7 @@ let package = Package(
         .testTarget(
             name: "WinbackJobsTests",
             dependencies: [
-                "WinbackJobs", "WinbackIO", "WinbackSampleData", "WinbackServer", "WinbackTestSupport", "winback",
+                "WinbackJobs", "WinbackIngest", "WinbackIO", "WinbackSampleData", "WinbackServer", "WinbackTestSupport", "winback",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

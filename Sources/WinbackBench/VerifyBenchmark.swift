@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import WinbackCore
 import WinbackCrypto
+import WinbackIO
 import WinbackIngest
 import WinbackJobs
 import WinbackSampleData

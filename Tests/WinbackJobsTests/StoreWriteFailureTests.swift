@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import WinbackCore
+import WinbackIngest
 import WinbackTestSupport
 
 @testable import WinbackJobs
@@ -12,15 +13,14 @@ import WinbackTestSupport
     @Test func anEntryThatCannotBeWrittenIsAWarningNamingTheFileAndTheReason() async throws {
         let loaded = try LoadedConfig.load(path: RunGoldenTests.sampleConfig)
         let directory = try CommandRunner.temporaryDirectory("store-gone").appendingPathComponent("verified")
-        let store = try VerifiedStore(directory: directory.path, verifierDigest: VerifiedStore.verifierDigest(loaded))
+        let store = try VerifiedStore(directory: directory.path, verifierDigest: VerifiedStore.verifierDigest(loaded.ingestSettings))
         // The store's directory disappears after it was opened (a volume unmounted, a clean-up job).
         try FileManager.default.removeItem(at: directory)
         let warnings = Mutex<[String]>([])
+        let (files, _) = try InputDiscovery.discover(loaded)
         let result = try await IngestStage.run(
-            loaded, isQuiet: true, store: store, warn: { message in warnings.withLock { $0.append(message) } }
-        ) {
-            _ in
-        }
+            loaded.ingestSettings, files: files, isQuiet: true, store: store, warn: { message in warnings.withLock { $0.append(message) } }
+        ) { _ in }
         #expect(result.counts.read == 3942)
         let said = warnings.withLock { $0 }
         #expect(said.count == 2, "\(said)")

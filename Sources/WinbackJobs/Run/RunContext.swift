@@ -2,6 +2,7 @@ import Foundation
 import WinbackCore
 import WinbackCrypto
 import WinbackIO
+import WinbackIngest
 
 /// What every stage of one `winback run` shares: the loaded config, the report calendar, the campaigns
 /// with their signer and ledger, the lock held on the output directory, and the temporary directory the
@@ -52,7 +53,9 @@ struct RunContext {
         let ledgerPath = loaded.ledgerPath(override: options.ledgerOverride)
         let ledger = campaigns.isEmpty ? nil : try OfferLedger(path: ledgerPath, startedAt: RunJob.timestamp(options.now()))
         let storePath = loaded.storeDirectory(ledgerPath: ledgerPath)
-        let store = options.usesStore ? try VerifiedStore(directory: storePath, verifierDigest: VerifiedStore.verifierDigest(loaded)) : nil
+        let store =
+            options.usesStore
+            ? try VerifiedStore(directory: storePath, verifierDigest: VerifiedStore.verifierDigest(loaded.ingestSettings)) : nil
 
         do {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)

@@ -64,9 +64,7 @@ public enum RunJob {
             if let partials {
                 try PartialReplay.run(partials, loaded: context.loaded, isQuiet: isQuiet, onReject: onReject)
             } else {
-                try await IngestStage.run(
-                    context.loaded, isQuiet: isQuiet, store: context.store, warn: { RunJob.warn("warning: \($0)", isQuiet: isQuiet) },
-                    onReject: onReject)
+                try await ingest(context, onReject: onReject)
             }
         for message in result.inputWarnings { context.warn("warning: \(message)") }
         let counts = result.counts
@@ -77,6 +75,15 @@ public enum RunJob {
         return Ingested(
             result: result, outputs: [try rejects.finish()], isOverThreshold: counts.rejectRate > report.maxRejectRate, freshness: freshness
         )
+    }
+
+    /// The config's inputs verified (or replayed from the verified store), deduplicated.
+    private static func ingest(_ context: RunContext, onReject: (Rejection) throws -> Void) async throws -> IngestResult {
+        let isQuiet = context.options.isQuiet
+        let (files, inputWarnings) = try InputDiscovery.discover(context.loaded)
+        return try await IngestStage.run(
+            context.loaded.ingestSettings, files: files, inputWarnings: inputWarnings, isQuiet: isQuiet, store: context.store,
+            warn: { RunJob.warn("warning: \($0)", isQuiet: isQuiet) }, onReject: onReject)
     }
 
     /// Model: every subscription's timeline, built from the deduplicated store, which it empties:

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import WinbackCore
 import WinbackIO
+import WinbackIngest
 
 /// `report.html` of a run: the page content gathered from the run's results, and the file written next to
 /// the reports (plain HTML, not gzip, so a browser opens it directly).

@@ -1,5 +1,6 @@
 import WinbackCore
 import WinbackIO
+import WinbackIngest
 
 /// `summary.json.gz` and the run's stdout line (README: Commands).
 enum RunSummary {

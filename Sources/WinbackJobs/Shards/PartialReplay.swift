@@ -22,7 +22,7 @@ enum PartialReplay {
                 let path = partial.entryPath(fileIndex)
                 let key = StoreEntryEncoder.key(
                     path: input.path, size: input.bytes, sha256: input.sha256,
-                    verifierDigest: VerifiedStore.verifierDigest(loaded, shard: partial.manifest.shard))
+                    verifierDigest: VerifiedStore.verifierDigest(loaded.ingestSettings, shard: partial.manifest.shard))
                 do {
                     let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
                     cursors.append(try StoreEntryDecoder.KeyedCursor(data, source: input.path, key: key, compactor: compactor))

@@ -1,6 +1,7 @@
 import Foundation
 import WinbackCore
 import WinbackIO
+import WinbackIngest
 
 /// The partials `winback merge` was given, read and checked (docs/sharding.md): the `N` distinct shards of one run —
 /// the same config (its SHA-256), as-of date, `N` and inputs. Anything else is refused with 64 naming what differs.

@@ -27,7 +27,7 @@ public enum ShardJob {
         let entries = partial + "/" + PartialManifest.entriesDirectory
         try preparePartialDirectory(partial, entries: entries)
 
-        let digest = VerifiedStore.verifierDigest(loaded, shard: shard)
+        let digest = VerifiedStore.verifierDigest(loaded.ingestSettings, shard: shard)
         let store: VerifiedStore
         if options.usesStore {
             let root = loaded.storeDirectory(ledgerPath: loaded.ledgerPath(override: options.ledgerOverride))
@@ -36,8 +36,10 @@ public enum ShardJob {
             store = try VerifiedStore(directory: entries, verifierDigest: digest, isKeyed: true)
         }
         let isQuiet = options.isQuiet
+        let (files, inputWarnings) = try InputDiscovery.discover(loaded)
         let result = try await IngestStage.run(
-            loaded, isQuiet: isQuiet, store: store, shard: shard, warn: { RunJob.warn("warning: \($0)", isQuiet: isQuiet) }
+            loaded.ingestSettings, files: files, inputWarnings: inputWarnings, isQuiet: isQuiet, store: store, shard: shard,
+            warn: { RunJob.warn("warning: \($0)", isQuiet: isQuiet) }
         ) { _ in }
 
         var inputs: [PartialManifest.Input] = []

@@ -1,5 +1,6 @@
 import Foundation
 import WinbackCore
+import WinbackIngest
 
 /// `winback verify`: ingest and verify only, writing no files (docs/inputs.md): each rejection as one JSON
 /// line on stdout, then the one-line JSON summary; human-readable counts on stderr.
@@ -24,7 +25,9 @@ public enum VerifyJob {
         var warnings: [String] = []
         _ = try loaded.offerCodePools(try loaded.campaigns(warnings: &warnings))
         _ = try loaded.moneyContext(calendar: try RunJob.calendar(config: loaded.config, asOf: nil, now: Date()))
-        let result = try await IngestStage.run(loaded, isQuiet: isQuiet) { rejection in
+        let (files, inputWarnings) = try InputDiscovery.discover(loaded)
+        let result = try await IngestStage.run(loaded.ingestSettings, files: files, inputWarnings: inputWarnings, isQuiet: isQuiet) {
+            rejection in
             writeLine(rejection.jsonLine)
             if isVerbose { FileHandle.standardError.write(Data((rejection.diagnostic + "\n").utf8)) }
         }

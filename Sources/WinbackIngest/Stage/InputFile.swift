@@ -10,6 +10,13 @@ public struct InputFile: Sendable, Hashable {
     /// NDJSON or document, gzip or not (from the suffix).
     public var format: InputFormat
 
+    /// The file at `absolutePath`, named `relativePath` (relative to the config) in rejects and manifests.
+    public init(relativePath: String, absolutePath: String, format: InputFormat) {
+        self.relativePath = relativePath
+        self.absolutePath = absolutePath
+        self.format = format
+    }
+
     /// The same file.
     public static func == (lhs: InputFile, rhs: InputFile) -> Bool { lhs.absolutePath == rhs.absolutePath }
     /// Hashes the absolute path.

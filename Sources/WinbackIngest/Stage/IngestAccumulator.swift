@@ -1,22 +1,21 @@
 import WinbackCore
-import WinbackIngest
 
 /// Counts and deduplicates outcomes in input order: what every ingest does with its outcomes, whether they
 /// come from verifying the inputs, from the verified store or from the shards' partials (docs/sharding.md).
-struct IngestAccumulator {
+public struct IngestAccumulator {
     private var counts = IngestCounts()
     private var deduplicator: Deduplicator
     private let keepsPayloads: Bool
 
     /// An accumulator keeping payloads through `compactor`; with `keepsPayloads` false (a shard, which builds
     /// no model) accepted records are only counted.
-    init(compactor: PayloadCompactor, keepsPayloads: Bool = true) {
+    public init(compactor: PayloadCompactor, keepsPayloads: Bool = true) {
         deduplicator = Deduplicator(compactor: compactor)
         self.keepsPayloads = keepsPayloads
     }
 
     /// Counts `outcome`; an accepted record goes to the deduplicator, a rejection to `onReject`.
-    mutating func add(_ outcome: RecordOutcome, onReject: (Rejection) throws -> Void) throws {
+    public mutating func add(_ outcome: RecordOutcome, onReject: (Rejection) throws -> Void) throws {
         switch outcome {
         case .accepted(let record):
             counts.countAccepted(record)
@@ -28,7 +27,8 @@ struct IngestAccumulator {
     }
 
     /// The ingest's result, every input listed in the per-source counts (0 for a file without records).
-    consuming func result(inputs: [InputStats], inputWarnings: [String], chainValidations: Int, filesFromStore: Int) -> IngestResult {
+    public consuming func result(inputs: [InputStats], inputWarnings: [String], chainValidations: Int, filesFromStore: Int) -> IngestResult
+    {
         counts.duplicates = deduplicator.duplicates
         for input in inputs where counts.recordsBySource[input.path] == nil { counts.recordsBySource[input.path] = 0 }
         return IngestResult(

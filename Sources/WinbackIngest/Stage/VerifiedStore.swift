@@ -4,7 +4,6 @@ import SwiftASN1
 import Synchronization
 import WinbackCore
 import WinbackIO
-import WinbackIngest
 import X509
 
 /// The verified store (docs/verified-store.md): per input file, the outcome of verifying it, so an unchanged file is
@@ -29,7 +28,7 @@ public final class VerifiedStore: Sendable {
     private let failures = Mutex<[String: String]>([:])
 
     /// Opens (creating it) the store at `directory` for a run whose verifier digest is `verifierDigest`.
-    public init(directory: String, verifierDigest: String, isKeyed: Bool = false) throws(JobError) {
+    public init(directory: String, verifierDigest: String, isKeyed: Bool = false) throws(IOError) {
         self.directory = directory
         self.verifierDigest = verifierDigest
         self.isKeyed = isKeyed
@@ -37,31 +36,30 @@ public final class VerifiedStore: Sendable {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             existing = Set(try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".wbs") })
         } catch {
-            throw .io(IOError(path: directory, reason: "cannot open the verified store (\(error.localizedDescription))"))
+            throw IOError(path: directory, reason: "cannot open the verified store (\(error.localizedDescription))")
         }
     }
 
-    /// The verifier digest of `loaded`: its trusted roots (DER), app identity, `acceptUnsignedPayloads`,
+    /// The verifier digest of `settings`: its trusted roots (DER), app identity, `acceptUnsignedPayloads`,
     /// `report.maxLineBytes`, the entry format version and, for a shard, `i/N` (docs/sharding.md: a shard's entry
     /// never serves a run with another sharding).
-    public static func verifierDigest(_ loaded: LoadedConfig, shard: ShardSpec? = nil) -> String {
+    public static func verifierDigest(_ settings: IngestSettings, shard: ShardSpec? = nil) -> String {
         var hasher = SHA256()
         func add(_ text: String) {
             hasher.update(data: Array(text.utf8) + [0])
         }
         add("winback verified store, entry format \(StoreEntryEncoder.formatVersion)")
         if let shard { add("shard \(shard)") }
-        for root in loaded.roots {
+        for root in settings.roots {
             var serializer = DER.Serializer()
             if (try? serializer.serialize(root)) != nil { hasher.update(data: serializer.serializedBytes) }
             add("")
         }
-        let config = loaded.config
-        add(config.app.bundleId)
-        add(config.app.appAppleId.map(String.init) ?? "")
-        add(config.app.environment)
-        add(config.acceptUnsignedPayloads ? "unsigned accepted" : "signed only")
-        add(String(config.report.maxLineBytes))
+        add(settings.app.bundleId)
+        add(settings.app.appAppleId.map(String.init) ?? "")
+        add(settings.app.environment)
+        add(settings.acceptUnsignedPayloads ? "unsigned accepted" : "signed only")
+        add(String(settings.maximumLineBytes))
         return HexDigest.string(hasher.finalize())
     }
 
@@ -152,84 +150,5 @@ public final class VerifiedStore: Sendable {
         for name in names where (name.hasSuffix(".wbs") && !keep.contains(name)) || name.hasPrefix(".incoming-") {
             try? FileManager.default.removeItem(atPath: directory + "/" + name)
         }
-    }
-}
-
-/// One entry being written: outcomes appended as the input file's batches are consumed, renamed into
-/// place by ``finish(name:key:)`` once the file is done. A write failure abandons the entry (the run goes
-/// on) and ``finish(name:key:)`` says why.
-final class VerifiedStoreWriter {
-    private let store: VerifiedStore
-    private let temporary: String
-    private let handle: FileHandle?
-    private var encoder: StoreEntryEncoder
-    /// Why the entry cannot be written, once something failed.
-    private var failure: String?
-
-    init(store: VerifiedStore, temporary: String, handle: FileHandle?, isKeyed: Bool, failure: String? = nil) {
-        self.store = store
-        self.temporary = temporary
-        self.handle = handle
-        self.failure = failure
-        encoder = StoreEntryEncoder(keyed: isKeyed)
-    }
-
-    /// Appends `outcomes` (of this entry's file, in order), with their records' indexes on their lines in a keyed entry.
-    func append(_ outcomes: [RecordOutcome], orderIndexes: [Int]?) {
-        guard failure == nil else { return }
-        if let orderIndexes {
-            for (outcome, index) in zip(outcomes, orderIndexes) { encoder.append(outcome, orderIndex: index) }
-        } else {
-            for outcome in outcomes { encoder.append(outcome) }
-        }
-        write(encoder.takeBytes())
-    }
-
-    private func write(_ bytes: [UInt8]) {
-        guard failure == nil, !bytes.isEmpty, let handle else { return }
-        do {
-            try handle.write(contentsOf: bytes)
-        } catch {
-            failure = "writing it: \(Self.describe(error))"
-        }
-    }
-
-    /// Completes the entry of input `path` as `name`, carrying `key`; returns the warning to give when it
-    /// could not be written (the store remembers why: ``VerifiedStore/writeFailure(path:)``), else `nil`.
-    func finish(name: String, key: String, path: String) -> String? {
-        write(encoder.finish(key: key))
-        if failure == nil, let handle {
-            do {
-                try handle.synchronize()
-            } catch {
-                failure = "syncing it: \(Self.describe(error))"
-            }
-        }
-        try? handle?.close()
-        if failure == nil, rename(temporary, store.directory + "/" + name) != 0 {
-            failure = "renaming it into place: \(String(cString: strerror(errno)))"
-        }
-        guard let failure else {
-            store.remember(name)
-            return nil
-        }
-        try? FileManager.default.removeItem(atPath: temporary)
-        return store.recordFailure(path: path, reason: failure)
-    }
-
-    /// Drops the entry (the file could not be read to its end).
-    func abandon() {
-        try? handle?.close()
-        try? FileManager.default.removeItem(atPath: temporary)
-    }
-
-    /// An I/O error as the system says it (`No space left on device`), without Foundation's wrapping.
-    private static func describe(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
-        return nsError.localizedDescription
     }
 }

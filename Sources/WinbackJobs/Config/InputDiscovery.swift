@@ -1,5 +1,6 @@
 import WinbackCore
 import WinbackIO
+import WinbackIngest
 
 /// Expands the config's `inputs` globs (docs/inputs.md): the union of all matches, each file once, sorted by
 /// config-relative path in byte order; a pattern matching nothing is a warning; a matched file with an

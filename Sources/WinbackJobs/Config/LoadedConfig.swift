@@ -1,6 +1,7 @@
 import Foundation
 import WinbackCore
 import WinbackCrypto
+import WinbackIngest
 import X509
 
 /// A config file read, validated, with its paths resolved and its trust roots loaded.
@@ -97,6 +98,13 @@ public struct LoadedConfig: Sendable {
         } catch {
             throw .config(file: path, error)
         }
+    }
+
+    /// What the ingest needs of this config: the app, the trusted roots, `acceptUnsignedPayloads`, `report.maxLineBytes`.
+    public var ingestSettings: IngestSettings {
+        IngestSettings(
+            app: config.app, roots: roots, acceptUnsignedPayloads: config.acceptUnsignedPayloads,
+            maximumLineBytes: config.report.maxLineBytes)
     }
 
     /// A config path resolved against the config's directory.

@@ -1,5 +1,4 @@
 import WinbackCore
-import WinbackIngest
 
 /// Everything the ingest stage produced: counts, the deduplicated payloads, per-input stats.
 public struct IngestResult: Sendable {
