@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import Synchronization
 import WinbackCore
 import WinbackCrypto
 import WinbackIO
@@ -45,7 +44,7 @@ public struct SampleDataGenerator: Sendable {
 
     /// Generates the dataset. The large gzip NDJSON files are streamed through writers that `open` returns
     /// for a dataset-relative path; the small files come back in the dataset.
-    public func generate(open: (String) throws -> GzipWriter) throws -> SampleDataset {
+    public func generate(open: (String) throws -> GzipWriter) async throws -> SampleDataset {
         let pki = try TestPKI.make(seed: seed)
         let signer = Signer(pki: pki)
         var simulator = SubscriptionSimulator(sampleSeed: seed)
@@ -72,13 +71,17 @@ public struct SampleDataGenerator: Sendable {
                     return notificationCount
                 }
             }
-            let signed = Mutex<[Int: Result<([String], [String]), any Error>]>([:])
-            DispatchQueue.concurrentPerform(iterations: chunk.count) { offset in
-                let result = Result { try self.lines(for: chunk[offset], notificationNumbers: numbers[offset], signer: signer) }
-                signed.withLock { $0[offset] = result }
+            // A task per subscription (a few signatures each, ~0.3 ms), the chunk's results in chunk order.
+            let signed = try await withThrowingTaskGroup(of: (Int, ([String], [String])).self) { group in
+                for offset in chunk.indices {
+                    group.addTask { (offset, try self.lines(for: chunk[offset], notificationNumbers: numbers[offset], signer: signer)) }
+                }
+                var lines = [([String], [String])?](repeating: nil, count: chunk.count)
+                for try await (offset, result) in group { lines[offset] = result }
+                return lines
             }
             for offset in chunk.indices {
-                guard let (transactionLines, notificationLines) = try signed.withLock({ try $0[offset]?.get() }) else { continue }
+                guard let (transactionLines, notificationLines) = signed[offset] else { continue }
                 let part = parts[start + offset < half ? 0 : 1]
                 for line in transactionLines { try part.write(line + "\n") }
                 for line in notificationLines { try notifications.write(line + "\n") }

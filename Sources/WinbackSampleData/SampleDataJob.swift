@@ -20,14 +20,14 @@ public enum SampleDataJob {
     }
 
     /// Writes a signed synthetic export, its TEST-ONLY PKI and key, and `winback.json` into `outputDirectory`.
-    public static func run(outputDirectory: String, subscriptions: Int, seed: UInt64) throws -> Outcome {
+    public static func run(outputDirectory: String, subscriptions: Int, seed: UInt64) async throws -> Outcome {
         let generator = SampleDataGenerator(subscriptions: subscriptions, seed: seed)
         let root = FileSystem.resolve(outputDirectory, against: FileManager.default.currentDirectoryPath)
         var streamed: [(path: String, handle: FileHandle)] = []
         var streamedBytes = 0
         let dataset: SampleDataset
         do {
-            dataset = try generator.generate { path in
+            dataset = try await generator.generate { path in
                 let target = root + "/" + path
                 try FileManager.default.createDirectory(
                     atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

@@ -23,7 +23,7 @@ struct SampleDataCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandSupport.run(command: "sample-data") {
-            let outcome = try SampleDataJob.run(outputDirectory: out, subscriptions: subscriptions, seed: seed)
+            let outcome = try await SampleDataJob.run(outputDirectory: out, subscriptions: subscriptions, seed: seed)
             CommandSupport.writeStdout(outcome.summaryLine)
             return ExitStatus.success
         }
