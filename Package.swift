@@ -18,7 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         // The offer ledger: SQLite with migrations and transactions (system libsqlite3-dev).
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
-        // `winback serve` (SPEC §19): HTTP/1.1 on SwiftNIO's event loops (NIOPosix, NIOHTTP1), HTTPS through
+        // `winback serve` (docs/retention-messaging.md): HTTP/1.1 on SwiftNIO's event loops (NIOPosix, NIOHTTP1), HTTPS through
         // swift-nio-ssl. Measured here: the two add 2:07 of wall time (240 s CPU, BoringSSL most of it) to a cold
         // debug build on 2 cores and 35 MB to the binary. SwiftNIO directly rather than Hummingbird 2: one handler
         // answers four routes, and Hummingbird would add its router, swift-log, swift-metrics, service-lifecycle
@@ -62,7 +62,7 @@ let package = Package(
         // than zlib (docs/performance.md); it is optional: used when the build saw its header (apt: libisal-dev)
         // and libisal.so.2 loads at run time (dlopen), so nothing links it. zlib inflates otherwise.
         .target(name: "CInflate", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("dl")]),
-        // Typed Parquet tables beside the CSV (SPEC §22): our own small writer (no usable Swift Parquet library
+        // Typed Parquet tables beside the CSV (docs/analysts.md): our own small writer (no usable Swift Parquet library
         // here), PLAIN pages compressed with the system zlib.
         .target(name: "WinbackParquet", dependencies: ["CZlib"]),
         // Files: byte sources (digested: SHA-256 for the manifest), gzip streams, line reading, globs; report

@@ -15,6 +15,9 @@ public final class ReportFileWriter {
     public private(set) var rows = 0
     /// The file's name and columns.
     public let schema: ReportSchema
+    /// Handed each chunk of whole rows (or lines) as written, uncompressed and without the header, before it
+    /// is compressed: for a second file written from the same rows (a table's Parquet twin).
+    public var onRows: ((_ rows: [UInt8]) -> Void)?
 
     /// Creates `directory/schema.name`; for CSV files the header is written first (not counted as a row).
     public init(directory: String, schema: ReportSchema, isCSV: Bool) throws(IOError) {
@@ -72,6 +75,7 @@ public final class ReportFileWriter {
     }
 
     private func flushPending() throws(IOError) {
+        if let onRows, !pending.isEmpty { onRows(pending) }
         do {
             try gzip?.write(pending)
         } catch {

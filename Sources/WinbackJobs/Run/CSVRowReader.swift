@@ -39,6 +39,13 @@ struct CSVRowReader {
         self.source = source
     }
 
+    /// The rows of `bytes`, all of them in memory already (nothing is read or copied again).
+    init(bytes: [UInt8]) {
+        source = MemoryByteSource(bytes: [])
+        buffer = bytes
+        isEnd = true
+    }
+
     /// Reads more input, keeping the bytes from `position` on; `false` at the end.
     private mutating func refill() throws -> Bool {
         guard !isEnd else { return false }

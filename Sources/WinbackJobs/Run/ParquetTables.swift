@@ -4,11 +4,13 @@ import WinbackCore
 import WinbackIO
 import WinbackParquet
 
-/// `report.formats` (docs/analysts.md): each published CSV table read back and written as `<table>.parquet` beside
-/// it, typed by the manifest's column types, so the Parquet file equals its CSV row for row; with `parquet`
-/// only, the CSV is removed afterwards. `views.sql` holds a DuckDB view over every night's Parquet files.
+/// `report.formats` (docs/analysts.md): each published CSV table written as `<table>.parquet` beside it, typed
+/// by the manifest's column types, so the Parquet file equals its CSV row for row — `subscriptions` as its CSV
+/// is written (``ParquetTwin``), the others read back; with `parquet` only, the CSV is removed afterwards.
+/// `views.sql` holds a DuckDB view over every night's Parquet files.
 enum ParquetTables {
-    /// Writes the Parquet twins of the CSV tables among `outputs` into `directory`, and `views.sql` naming
+    /// Writes the Parquet files of the CSV tables among `outputs` into `directory` (but for those whose
+    /// `<table>.parquet` is among `outputs` already, written by a ``ParquetTwin``), and `views.sql` naming
     /// `outputDirectory`; returns the outputs as published (CSV kept or dropped per `formats`).
     static func write(
         _ outputs: [OutputStats], directory: String, outputDirectory: String, formats: Set<ReportSettings.TableFormat>,
@@ -27,10 +29,13 @@ enum ParquetTables {
             }
             if formats.contains(.csv) { published.append(output) }
             let table = String(output.name.dropLast(".csv.gz".count))
-            let converted = try convert(output, table: table, directory: directory)
-            phase.advance(by: converted.rows)
-            published.append(converted)
             tables.append(table)
+            // A twin's file is already among the outputs, right after its CSV: passed on as it comes.
+            if !outputs.contains(where: { $0.name == table + ".parquet" }) {
+                let converted = try convert(output, directory: directory)
+                phase.advance(by: converted.rows)
+                published.append(converted)
+            }
             if !formats.contains(.csv) {
                 try? FileManager.default.removeItem(atPath: directory + "/" + output.name)
             }
@@ -144,54 +149,20 @@ enum ParquetTables {
         return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
     }
 
-    /// Reads `output`'s CSV and writes `<table>.parquet`.
-    private static func convert(_ output: OutputStats, table: String, directory: String) throws -> OutputStats {
+    /// Reads `output`'s CSV back and writes `<table>.parquet`.
+    private static func convert(_ output: OutputStats, directory: String) throws -> OutputStats {
+        let conversion = try ParquetConversion(schema: output.schema, directory: directory)
         let csvPath = directory + "/" + output.name
-        let name = table + ".parquet"
-        let path = directory + "/" + name
-        let columns = output.schema.columns
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw JobError.io(IOError(path: path, reason: "cannot create file"))
-        }
-        var hasher = SHA256()
-        let writer: ParquetWriter
         do {
-            writer = try ParquetWriter(
-                columns: columns.map { .init(name: $0.name, type: parquetType($0.type)) },
-                compressionLevel: ReportFileWriter.gzipLevel(output.schema)
-            ) { bytes in
-                hasher.update(data: bytes)
-                try handle.write(contentsOf: bytes)
-            }
             var reader = CSVRowReader(source: try GzipReader(source: try FileByteSource(path: csvPath)))
             _ = try reader.advance()  // the header
-            var rowNumber = 0
-            while try reader.advance() {
-                rowNumber += 1
-                try reader.withRow { row in
-                    guard row.count == columns.count else {
-                        throw JobError.internalError("\(output.name) row \(rowNumber): \(row.count) fields for \(columns.count) columns")
-                    }
-                    do {
-                        try writer.appendRow { cells in
-                            for index in columns.indices { try append(row[index], as: columns[index].type, to: &cells) }
-                        }
-                    } catch let error as CellError {
-                        throw JobError.internalError("\(output.name) row \(rowNumber): '\(error.text)' is not a \(error.type)")
-                    }
-                }
-            }
-            let bytes = try writer.finish()
-            try handle.synchronize()
-            try handle.close()
-            return OutputStats(
-                name: name, rows: writer.rows, bytes: bytes, sha256: HexDigest.string(hasher.finalize()),
-                schema: ReportSchema(name: name, columns: columns.map { ($0.name, $0.type) }))
+            try conversion.appendRows(&reader)
         } catch let error as JobError {
             throw error
         } catch {
-            throw JobError.io(IOError(path: path, reason: "\(error)"))
+            throw JobError.io(IOError(path: csvPath, reason: "\(error)"))
         }
+        return try conversion.finish()
     }
 
     /// `views.sql`: one DuckDB view per table over every night's Parquet file of it.

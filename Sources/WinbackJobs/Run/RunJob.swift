@@ -118,8 +118,14 @@ public enum RunJob {
         let money = context.money
         async let concurrentReports = RunReports.concurrent(model: model, calendar: calendar, money: money)
         let subscriptions = try ReportFileWriter(directory: context.temporary, schema: .subscriptions, isCSV: true)
+        // The largest table's Parquet file is written beside its CSV, on the core the aggregates leave free.
+        let twin =
+            context.config.report.formats.contains(.parquet)
+            ? try ParquetTwin(schema: .subscriptions, directory: context.temporary) : nil
+        subscriptions.onRows = twin.map { twin in { twin.consume($0) } }
         for timeline in model.timelines { try subscriptions.write { SubscriptionsReport.append(timeline, to: &$0) } }
         outputs.append(try subscriptions.finish())
+        if let twin { outputs.append(try twin.finish()) }
         var reports = await concurrentReports
         reports.campaignOutcomes = try campaignOutcomes(model, context)
         for alarm in CampaignOutcomesReport.splitAlarms(reports.campaignOutcomes) { context.warn(alarm.warning) }

@@ -1,0 +1,86 @@
+import Crypto
+import Foundation
+import WinbackCore
+import WinbackIO
+import WinbackParquet
+
+/// One table's `<table>.parquet` being written from its CSV rows, typed by the manifest's column types
+/// (``ParquetTables/append(_:as:to:)``), so the Parquet file equals its CSV row for row. Rows come in
+/// as CSV (``appendRows(_:)``), from the published file read back or straight from the CSV writer's bytes
+/// (``ParquetTwin``). Not thread-safe: one caller at a time.
+final class ParquetConversion {
+    /// The CSV table's schema.
+    let schema: ReportSchema
+    /// The Parquet file's name, `<table>.parquet`.
+    let name: String
+    private let path: String
+    private let handle: FileHandle
+    private let writer: ParquetWriter
+    private var rowNumber = 0
+
+    /// Creates `directory/<table>.parquet` for the CSV table `schema` (`<table>.csv.gz`).
+    init(schema: ReportSchema, directory: String) throws(JobError) {
+        self.schema = schema
+        name = String(schema.name.dropLast(".csv.gz".count)) + ".parquet"
+        path = directory + "/" + name
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw JobError.io(IOError(path: path, reason: "cannot create file"))
+        }
+        self.handle = handle
+        let hashing = Shared(SHA256())
+        do {
+            writer = try ParquetWriter(
+                columns: schema.columns.map { .init(name: $0.name, type: ParquetTables.parquetType($0.type)) },
+                compressionLevel: ReportFileWriter.gzipLevel(schema)
+            ) { bytes in
+                hashing.withLock { $0.update(data: bytes) }
+                try handle.write(contentsOf: bytes)
+            }
+        } catch {
+            throw JobError.io(IOError(path: path, reason: "\(error)"))
+        }
+        self.hashing = hashing
+    }
+
+    private let hashing: Shared<SHA256>
+
+    /// Appends every row `reader` has left (its header already read, or none in it).
+    func appendRows(_ reader: inout CSVRowReader) throws(JobError) {
+        let columns = schema.columns
+        do {
+            while try reader.advance() {
+                rowNumber += 1
+                try reader.withRow { row in
+                    guard row.count == columns.count else {
+                        throw JobError.internalError("\(schema.name) row \(rowNumber): \(row.count) fields for \(columns.count) columns")
+                    }
+                    do {
+                        try writer.appendRow { cells in
+                            for index in columns.indices { try ParquetTables.append(row[index], as: columns[index].type, to: &cells) }
+                        }
+                    } catch let error as ParquetTables.CellError {
+                        throw JobError.internalError("\(schema.name) row \(rowNumber): '\(error.text)' is not a \(error.type)")
+                    }
+                }
+            }
+        } catch let error as JobError {
+            throw error
+        } catch {
+            throw JobError.io(IOError(path: path, reason: "\(error)"))
+        }
+    }
+
+    /// Ends the file (footer, sync, close); its stats for the manifest.
+    func finish() throws(JobError) -> OutputStats {
+        do {
+            let bytes = try writer.finish()
+            try handle.synchronize()
+            try handle.close()
+            return OutputStats(
+                name: name, rows: writer.rows, bytes: bytes, sha256: HexDigest.string(hashing.withLock { $0.finalize() }),
+                schema: ReportSchema(name: name, columns: schema.columns.map { ($0.name, $0.type) }))
+        } catch {
+            throw JobError.io(IOError(path: path, reason: "\(error)"))
+        }
+    }
+}
