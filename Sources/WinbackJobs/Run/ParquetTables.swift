@@ -4,22 +4,17 @@ import WinbackCore
 import WinbackIO
 import WinbackParquet
 
-/// `report.formats` (docs/analysts.md): each published CSV table written as `<table>.parquet` beside it, typed
-/// by the manifest's column types, so the Parquet file equals its CSV row for row — `subscriptions` as its CSV
-/// is written (``ParquetTwin``), the others read back; with `parquet` only, the CSV is removed afterwards.
-/// `views.sql` holds a DuckDB view over every night's Parquet files.
+/// `report.formats` (docs/analysts.md): every CSV table has a Parquet twin written with it (``TableWriter``,
+/// ``ParquetTwin``), typed by the manifest's column types, so the Parquet file equals its CSV row for row; with
+/// `parquet` only, the CSV is removed before publishing. `views.sql` holds a DuckDB view over every night's
+/// Parquet files.
 enum ParquetTables {
-    /// Writes the Parquet files of the CSV tables among `outputs` into `directory` (but for those whose
-    /// `<table>.parquet` is among `outputs` already, written by a ``ParquetTwin``), and `views.sql` naming
-    /// `outputDirectory`; returns the outputs as published (CSV kept or dropped per `formats`).
-    static func write(
-        _ outputs: [OutputStats], directory: String, outputDirectory: String, formats: Set<ReportSettings.TableFormat>,
-        isQuiet: Bool = true
+    /// The outputs as published: with `parquet` only, the CSV tables (whose twins are among `outputs`) removed
+    /// from `directory` and the list; with Parquet on, `views.sql` naming `outputDirectory` added.
+    static func publishedOutputs(
+        _ outputs: [OutputStats], directory: String, outputDirectory: String, formats: Set<ReportSettings.TableFormat>
     ) throws -> [OutputStats] {
         guard formats.contains(.parquet) else { return outputs }
-        // Its own phase line (`phase=parquet rows=… seconds=…`), so its cost can be read off every run.
-        let phase = PhaseProgress(phase: "parquet", isQuiet: isQuiet)
-        defer { phase.finish() }
         var published: [OutputStats] = []
         var tables: [String] = []
         for output in outputs {
@@ -27,16 +22,14 @@ enum ParquetTables {
                 published.append(output)
                 continue
             }
-            if formats.contains(.csv) { published.append(output) }
             let table = String(output.name.dropLast(".csv.gz".count))
-            tables.append(table)
-            // A twin's file is already among the outputs, right after its CSV: passed on as it comes.
-            if !outputs.contains(where: { $0.name == table + ".parquet" }) {
-                let converted = try convert(output, directory: directory)
-                phase.advance(by: converted.rows)
-                published.append(converted)
+            guard outputs.contains(where: { $0.name == table + ".parquet" }) else {
+                throw JobError.internalError("\(output.name) was written without its Parquet twin")
             }
-            if !formats.contains(.csv) {
+            tables.append(table)
+            if formats.contains(.csv) {
+                published.append(output)
+            } else {
                 try? FileManager.default.removeItem(atPath: directory + "/" + output.name)
             }
         }
@@ -147,22 +140,6 @@ enum ParquetTables {
             return nil
         }
         return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
-    }
-
-    /// Reads `output`'s CSV back and writes `<table>.parquet`.
-    private static func convert(_ output: OutputStats, directory: String) throws -> OutputStats {
-        let conversion = try ParquetConversion(schema: output.schema, directory: directory)
-        let csvPath = directory + "/" + output.name
-        do {
-            var reader = CSVRowReader(source: try GzipReader(source: try FileByteSource(path: csvPath)))
-            _ = try reader.advance()  // the header
-            try conversion.appendRows(&reader)
-        } catch let error as JobError {
-            throw error
-        } catch {
-            throw JobError.io(IOError(path: csvPath, reason: "\(error)"))
-        }
-        return try conversion.finish()
     }
 
     /// `views.sql`: one DuckDB view per table over every night's Parquet file of it.

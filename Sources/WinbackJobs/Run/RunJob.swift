@@ -117,15 +117,11 @@ public enum RunJob {
         let calendar = context.calendar
         let money = context.money
         async let concurrentReports = RunReports.concurrent(model: model, calendar: calendar, money: money)
-        let subscriptions = try ReportFileWriter(directory: context.temporary, schema: .subscriptions, isCSV: true)
-        // The largest table's Parquet file is written beside its CSV, on the core the aggregates leave free.
-        let twin =
-            context.config.report.formats.contains(.parquet)
-            ? try ParquetTwin(schema: .subscriptions, directory: context.temporary) : nil
-        subscriptions.onRows = twin.map { twin in { twin.consume($0) } }
-        for timeline in model.timelines { try subscriptions.write { SubscriptionsReport.append(timeline, to: &$0) } }
-        outputs.append(try subscriptions.finish())
-        if let twin { outputs.append(try twin.finish()) }
+        let formats = context.config.report.formats
+        // With Parquet on, the largest table's Parquet twin converts its rows on the core the aggregates leave.
+        let subscriptions = try TableWriter(.subscriptions, directory: context.temporary, formats: formats)
+        for timeline in model.timelines { try subscriptions.csv.write { SubscriptionsReport.append(timeline, to: &$0) } }
+        outputs += try subscriptions.finish()
         var reports = await concurrentReports
         reports.campaignOutcomes = try campaignOutcomes(model, context)
         for alarm in CampaignOutcomesReport.splitAlarms(reports.campaignOutcomes) { context.warn(alarm.warning) }
@@ -143,9 +139,9 @@ public enum RunJob {
             (.campaignOutcomes, reports.campaignOutcomes),
         ]
         for (schema, rows) in tables {
-            let writer = try ReportFileWriter(directory: context.temporary, schema: schema, isCSV: true)
-            for row in rows { try writer.write(row: row) }
-            outputs.append(try writer.finish())
+            let writer = try TableWriter(schema, directory: context.temporary, formats: formats)
+            for row in rows { try writer.csv.write(row: row) }
+            outputs += try writer.finish()
         }
         phase.advance(by: outputs.reduce(0) { $0 + $1.rows })
         phase.finish()
@@ -195,11 +191,11 @@ public enum RunJob {
             nonce: options.nonce, chunkSize: max(1, options.signingChunkSize))
         let plans = try stage.plan(calendar: context.calendar)
         let heldCodes = try stage.heldCodes()
-        let eligible = try ReportFileWriter(directory: context.temporary, schema: .eligibleAccounts, isCSV: true)
+        let eligible = try TableWriter(.eligibleAccounts, directory: context.temporary, formats: context.config.report.formats)
         let offers = try ReportFileWriter(directory: context.temporary, schema: .offers, isCSV: false)
         let phase = PhaseProgress(phase: "sign", isQuiet: options.isQuiet)
         func write(_ chunk: CampaignChunk) throws {
-            for line in chunk.eligibleRows { try eligible.write(line: line) }
+            for line in chunk.eligibleRows { try eligible.csv.write(line: line) }
             for line in chunk.offerLines { try offers.write(line: line + "\n") }
             phase.advance(by: chunk.offerLines.count)
         }
@@ -233,15 +229,15 @@ public enum RunJob {
                 isQuiet: options.isQuiet)
         }
         CrashPoint.reach("ledger")
-        outputs.append(try eligible.finish())
+        outputs += try eligible.finish()
         outputs.append(try offers.finish())
-        outputs.append(try writeRetentionDecisions(context))
+        outputs += try writeRetentionDecisions(context)
         return results
     }
 
     /// `retention_decisions.csv.gz` (docs/retention-messaging.md), from the ledger once the day's selections are in it (empty
     /// without Retention Messaging campaigns).
-    static func writeRetentionDecisions(_ context: RunContext) throws -> OutputStats {
+    static func writeRetentionDecisions(_ context: RunContext) throws -> [OutputStats] {
         let calendar = context.calendar
         let asOfDay = InstantFormat.days(year: Int64(calendar.year), month: Int64(calendar.month), day: Int64(calendar.day))
         var chosen: [(campaign: Campaign, selections: [RetentionDecisions.Selection])] = []
@@ -260,8 +256,8 @@ public enum RunJob {
                     ))
             }
         }
-        let writer = try ReportFileWriter(directory: context.temporary, schema: .retentionDecisions, isCSV: true)
-        for row in RetentionDecisions.rows(chosen) { try writer.write(row: row) }
+        let writer = try TableWriter(.retentionDecisions, directory: context.temporary, formats: context.config.report.formats)
+        for row in RetentionDecisions.rows(chosen) { try writer.csv.write(row: row) }
         return try writer.finish()
     }
 
@@ -286,9 +282,8 @@ public enum RunJob {
             calendar: calendar, timeZone: config.report.timeZone, inputs: ingested.result.inputs, counts: counts, model: model,
             reports: reports, offersSigned: offersSigned, campaigns: campaigns.perCampaign, freshness: ingested.freshness)
         outputs.append(try RunPage.write(page, to: context.temporary))
-        outputs = try ParquetTables.write(
-            outputs, directory: context.temporary, outputDirectory: context.publisher.outputDirectory, formats: config.report.formats,
-            isQuiet: options.isQuiet)
+        outputs = try ParquetTables.publishedOutputs(
+            outputs, directory: context.temporary, outputDirectory: context.publisher.outputDirectory, formats: config.report.formats)
 
         let manifest = RunSummary.manifest(
             calendar: calendar, timeZone: config.report.timeZone, configSha256: HexDigest.string(SHA256.hash(data: context.loaded.bytes)),
