@@ -145,6 +145,7 @@ public enum VerifyBenchmark {
             let chunk = (inputs.count + workers - 1) / workers
             let valid = Mutex(0)
             let start = PhaseProgress.processCPUSeconds()
+            // Threads of their own rather than tasks: the benchmark times the bare check on `workers` cores.
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 let slice = inputs[min(inputs.count, worker * chunk)..<min(inputs.count, (worker + 1) * chunk)]
                 let count = Self.check(slice, key: key)

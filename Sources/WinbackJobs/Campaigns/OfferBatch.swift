@@ -24,6 +24,9 @@ package enum OfferBatch {
         let nonces = accounts.map { $0.variant == .treatment ? nonce().lowercased() : "" }
         let results = Mutex<[Int: Result<SignedOffer, any Error>]>([:])
         let first = accounts.startIndex
+        // Synchronous on purpose, not a task group: offers are signed inside the ledger's write transaction
+        // (GRDB's `write` takes a synchronous closure, and a crash while signing must store nothing), so the
+        // caller cannot await; concurrentPerform is the synchronous way onto every core.
         DispatchQueue.concurrentPerform(iterations: accounts.count) { offset in
             guard accounts[first + offset].variant == .treatment else { return }
             let result = Result { () throws -> SignedOffer in
