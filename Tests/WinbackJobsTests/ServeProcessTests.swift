@@ -91,7 +91,8 @@ import WinbackTestSupport
             response = connection.getresponse()
             print(response.status, response.read().decode())
             """
-        let result = try CommandRunner.runProgram(
+        // Off the cooperative pool: the server answers on it (`completeWithTask`).
+        let result = try await CommandRunner.runProgramOffThePool(
             "/usr/bin/env", ["python3", "-c", script, root.path, String(running.server.port), body.path])
         #expect(result.exitCode == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("200 {\"alternateProduct\":"), "\(result.stdout)")

@@ -63,6 +63,15 @@ public struct CommandRunner {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// ``runProgram(_:_:in:environment:)`` waited for on a thread of its own, blocking none of Swift's cooperative
+    /// threads (two on a 2-core machine): for a test whose in-process server answers the program on them, which a
+    /// blocked pool would starve while other tests block the rest of it.
+    public static func runProgramOffThePool(_ path: String, _ arguments: [String]) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Swift.Result { try runProgram(path, arguments) }) }.start()
+        }
+    }
+
     /// A fresh temporary directory, removed when the test process exits (``TemporaryDirectories``).
     public static func temporaryDirectory(_ name: String) throws -> URL {
         try TemporaryDirectories.make(name)
