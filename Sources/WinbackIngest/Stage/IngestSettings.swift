@@ -5,7 +5,7 @@ import X509
 public struct IngestSettings: Sendable {
     /// The app whose records are accepted (`app`).
     public var app: AppIdentity
-    /// The trusted roots every x5c chain must lead to (`trust.roots`).
+    /// The trusted roots every x5c chain must lead to (`trust.rootCertificates`).
     public var roots: [Certificate]
     /// Accept decoded payloads without a signature (`trust.acceptUnsignedPayloads`).
     public var acceptUnsignedPayloads: Bool

@@ -16,6 +16,8 @@ final class ParquetConversion {
     private let path: String
     private let handle: FileHandle
     private let writer: ParquetWriter
+    /// The SHA-256 of the bytes written so far, for the manifest (fed by the writer's sink, so behind a lock).
+    private let hashing: Shared<SHA256>
     private var rowNumber = 0
 
     /// Creates `directory/<table>.parquet` for the CSV table `schema` (`<table>.csv.gz`).
@@ -41,8 +43,6 @@ final class ParquetConversion {
         }
         self.hashing = hashing
     }
-
-    private let hashing: Shared<SHA256>
 
     /// Appends every row `reader` has left (its header already read, or none in it).
     func appendRows(_ reader: inout CSVRowReader) throws(JobError) {
