@@ -88,7 +88,7 @@ public enum ModelBenchmark {
         var rows = 0
         var writerSeconds: [(String, JSONValue)] = []
         let aggregateStart = DispatchTime.now().uptimeNanoseconds
-        let reports = await RunReports.concurrent(model: model, calendar: calendar, money: .unconverted)
+        let reports = await RunReports.of(model, calendar: calendar, money: .unconverted)
         let aggregateSeconds = Double(DispatchTime.now().uptimeNanoseconds - aggregateStart) / 1e9
         writerSeconds.append(("aggregates", .double((aggregateSeconds * 1000).rounded() / 1000)))
         let tables: [(ReportSchema, (ReportFileWriter) throws -> Void)] = [
@@ -97,10 +97,7 @@ public enum ModelBenchmark {
                 { writer in for timeline in model.timelines { try writer.write { SubscriptionsReport.append(timeline, to: &$0) } } }
             ),
             (.churnMonthly, { writer in for row in reports.churnMonthlyRows { try writer.write(row: row) } }),
-            (
-                .churnDaily,
-                { writer in for row in reports.churnDaily.rows(productGroups: model.productGroups) { try writer.write(row: row) } }
-            ),
+            (.churnDaily, { writer in for row in reports.churnDailyRows { try writer.write(row: row) } }),
             (.expirationReasons, { writer in for row in reports.expirationReasons { try writer.write(row: row) } }),
             (.offerUsage, { writer in for row in reports.offerUsage { try writer.write(row: row) } }),
             (.retentionCohorts, { writer in for row in reports.retentionCohorts { try writer.write(row: row) } }),

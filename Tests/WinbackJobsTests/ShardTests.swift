@@ -30,7 +30,7 @@ import WinbackTestSupport
         return try await MergeJob.run(options, partialDirectories: partials.map(\.path))
     }
 
-    @Test(arguments: [1, 2, 3])
+    @Test(arguments: 1...7)
     func shardsAndMergePublishTheOneMachineDay(_ count: Int) async throws {
         let shared = try CommandRunner.temporaryDirectory("shards-\(count)")
         _ = try await RunGoldenTests.run(
@@ -61,6 +61,55 @@ import WinbackTestSupport
         for (name, bytes) in reference { #expect(files[name] == bytes, "\(name)") }
     }
 
+    /// With a ledger holding the day before's selections, the shards measure the campaign-outcome cohorts' members
+    /// they own (reading the ledger, never writing it) and the merge adds their measures: `campaign_outcomes`
+    /// and every other file as one machine publishes them. Shards that could not read the merge's ledger measured
+    /// other cohorts: the merge refuses them (64) rather than publish outcomes without their members.
+    @Test func shardsMeasureTheLedgersCohortsAsOneMachine() async throws {
+        let shared = try CommandRunner.temporaryDirectory("shards-outcomes")
+        let before = shared.appendingPathComponent("before.sqlite")
+        _ = try await RunGoldenTests.run(into: shared.appendingPathComponent("day-before"), ledger: before, asOf: "2026-11-18", usesStore: false)
+        func ledger(_ name: String) throws -> URL {
+            let copy = shared.appendingPathComponent(name + ".sqlite")
+            try FileManager.default.copyItem(at: before, to: copy)
+            return copy
+        }
+        _ = try await RunGoldenTests.run(into: shared.appendingPathComponent("single"), ledger: try ledger("single"), usesStore: false)
+        let shardsLedger = try ledger("shards")
+        let shardsLedgerBytes = try Data(contentsOf: shardsLedger)
+        var partials: [URL] = []
+        for index in 0..<3 {
+            partials.append(shared.appendingPathComponent("partial-\(index)"))
+            try await Self.shard(try #require(ShardSpec(index: index, count: 3)), partial: partials[index], ledger: shardsLedger)
+        }
+        #expect(try Data(contentsOf: shardsLedger) == shardsLedgerBytes, "a shard never writes the ledger")
+        let merged = try await Self.merge(partials, into: shared.appendingPathComponent("merged"), ledger: try ledger("merged"))
+        #expect(merged.exitCode == 0)
+        let reference = try VerifiedStoreTests.published(shared.appendingPathComponent("single"))
+        let files = try VerifiedStoreTests.published(shared.appendingPathComponent("merged"))
+        #expect(try Self.dataRows(shared.appendingPathComponent("single"), "campaign_outcomes.csv.gz") > 0)
+        for (name, bytes) in reference { #expect(files[name] == bytes, "\(name)") }
+
+        var blind: [URL] = []
+        for index in 0..<3 {
+            blind.append(shared.appendingPathComponent("blind-\(index)"))
+            try await Self.shard(
+                try #require(ShardSpec(index: index, count: 3)), partial: blind[index], ledger: shared.appendingPathComponent("absent.sqlite"))
+        }
+        await #expect {
+            _ = try await Self.merge(blind, into: shared.appendingPathComponent("refused"), ledger: try ledger("refused"))
+        } throws: { error in
+            "\(error)".contains("measured other campaign-outcome cohorts")
+        }
+    }
+
+    /// Data rows of a published gzip CSV (its header excluded).
+    static func dataRows(_ output: URL, _ name: String) throws -> Int {
+        let url = output.appendingPathComponent("dt=\(RunGoldenTests.asOf)/" + name)
+        let text = try Gunzip.text(Array(try Data(contentsOf: url)))
+        return text.split(separator: "\n").count - 1
+    }
+
     /// A shard's store entries are keyed by `i/N`: the next night's shard replays them; a one-machine run
     /// with the same store neither uses nor prunes them.
     @Test func aShardReplaysItsOwnStoreEntriesOnly() async throws {
@@ -78,7 +127,7 @@ import WinbackTestSupport
         #expect(try VerifiedStoreTests.filesFromStore(single) == 0)
         let entries = try FileManager.default.contentsOfDirectory(atPath: shared.appendingPathComponent("verified/shard-1-of-2").path)
         #expect(entries.filter { $0.hasSuffix(".wbs") }.count == 12, "the one-machine run's prune kept the shard's entries")
-        // The merge reads the entries linked into the partials, not the store.
+        // The merge reads the partials, not the store.
         let merged = try await Self.merge(
             [shared.appendingPathComponent("p0"), shared.appendingPathComponent("p1")], into: shared.appendingPathComponent("merged"),
             ledger: shared.appendingPathComponent("merged.sqlite"))
@@ -138,39 +187,49 @@ import WinbackTestSupport
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("dt=2026-11-19").path))
     }
 
-    /// A partial entry changed on disk is refused whole (74, naming it): its checksum no longer matches.
-    @Test func aDamagedPartialEntryExits74NamingIt() throws {
+    /// Runs `winback merge` of the good shard 0 and `second` into `out` (through the command line).
+    static func mergeWithShardZero(_ second: URL, out: URL) throws -> CommandRunner.Result {
+        try CommandRunner.run(
+            [
+                "merge", "--config", RunGoldenTests.sampleConfig, "--as-of", RunGoldenTests.asOf, "--out", out.path, "--quiet",
+                "--partials", Self.partials.appendingPathComponent("a0").path, second.path,
+            ])
+    }
+
+    /// A partial's record file changed on disk is refused (74, naming it): its SHA-256 no longer matches
+    /// `partial.json`, or its gzip stream no longer reads. Nothing is published.
+    @Test(arguments: PartialManifestNames.recordFiles) func aDamagedPartialFileExits74NamingIt(_ name: String) throws {
         let directory = try CommandRunner.temporaryDirectory("shard-damaged")
         let copy = directory.appendingPathComponent("a1")
         try FileManager.default.copyItem(at: Self.partials.appendingPathComponent("a1"), to: copy)
-        let entries = copy.appendingPathComponent("entries")
-        let names = try FileManager.default.contentsOfDirectory(atPath: entries.path)
-        let largest = try #require(
-            names.max { lhs, rhs in
-                let size = { (name: String) in
-                    (try? FileManager.default.attributesOfItem(atPath: entries.appendingPathComponent(name).path)[.size] as? Int) ?? 0
-                }
-                return size(lhs) < size(rhs)
-            })
-        let entry = entries.appendingPathComponent(largest)
-        var bytes = try Data(contentsOf: entry)
-        bytes[bytes.count / 2] ^= 0x01
-        try bytes.write(to: entry)
-        let result = try CommandRunner.run(
-            [
-                "merge", "--config", RunGoldenTests.sampleConfig, "--as-of", RunGoldenTests.asOf, "--out",
-                directory.appendingPathComponent("out").path,
-                "--quiet", "--partials", Self.partials.appendingPathComponent("a0").path, copy.path,
-            ])
+        let file = copy.appendingPathComponent(name)
+        var bytes = try Data(contentsOf: file)
+        bytes[bytes.count - 8] ^= 0x01  // the gzip trailer's CRC
+        try bytes.write(to: file)
+        let result = try Self.mergeWithShardZero(copy, out: directory.appendingPathComponent("out"))
         #expect(result.exitCode == 74, "\(result.stderr)")
-        #expect(result.firstErrorLine.contains(largest) && result.firstErrorLine.contains("checksum mismatch"), "\(result.stderr)")
+        #expect(result.firstErrorLine.contains(file.path) && result.firstErrorLine.contains("unusable partial file"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/dt=2026-11-19").path))
     }
 
-    /// Partials that lie about what they hold (issue 44): shard 0's partial relabelled as shard 1, or one
-    /// shard's entry copied over another shard's. Each entry's key names its shard and input, and no record
-    /// may come from two shards: 74 naming the entry, nothing published.
-    @Test(arguments: ["shard 0 relabelled as shard 1", "shard 0's entry over shard 1's"])
+    /// A partial of format version 1 (an older winback's) is refused naming the version (64).
+    @Test func aPartialOfAnotherFormatVersionIsRefused() throws {
+        let directory = try CommandRunner.temporaryDirectory("shard-version")
+        let old = directory.appendingPathComponent("a1")
+        try FileManager.default.copyItem(at: Self.partials.appendingPathComponent("a1"), to: old)
+        let manifest = old.appendingPathComponent("partial.json")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+        try #require(text.contains(#""version":2"#))
+        try text.replacingOccurrences(of: #""version":2"#, with: #""version":1"#).write(to: manifest, atomically: true, encoding: .utf8)
+        let result = try Self.mergeWithShardZero(old, out: directory.appendingPathComponent("out"))
+        #expect(result.exitCode == 64, "\(result.stderr)")
+        #expect(result.firstErrorLine.contains("version: expected 2, found 1"), "\(result.stderr)")
+    }
+
+    /// Partials that lie about what they hold (issue 44): shard 0's partial relabelled as shard 1, or shard 0's
+    /// subscriptions (with their digest) put in shard 1's partial. A subscription may come from one shard only:
+    /// 74 naming the partial's file, nothing published.
+    @Test(arguments: ["shard 0 relabelled as shard 1", "shard 0's subscriptions in shard 1's partial"])
     func aPartialHoldingAnotherShardsRecordsIsRefused(_ forgery: String) throws {
         let directory = try CommandRunner.temporaryDirectory("shard-forged")
         let forged = directory.appendingPathComponent("a1")
@@ -182,25 +241,25 @@ import WinbackTestSupport
             try text.replacingOccurrences(of: #""shard":0"#, with: #""shard":1"#).write(to: manifest, atomically: true, encoding: .utf8)
         } else {
             try FileManager.default.copyItem(at: Self.partials.appendingPathComponent("a1"), to: forged)
-            let names = try FileManager.default.contentsOfDirectory(atPath: forged.appendingPathComponent("entries").path)
-            let manifest = try String(contentsOf: Self.partials.appendingPathComponent("a0/partial.json"), encoding: .utf8)
-            // The entry of the same input in shard 0's partial (entries are named by input and digest, so by shard).
-            let zeroNames = try FileManager.default.contentsOfDirectory(atPath: Self.partials.appendingPathComponent("a0/entries").path)
-            let target = try #require(names.sorted().first)
-            let source = try #require(zeroNames.first { $0.prefix(16) == target.prefix(16) && manifest.contains($0) })
-            let entry = forged.appendingPathComponent("entries/" + target)
-            try FileManager.default.removeItem(at: entry)
-            try FileManager.default.copyItem(at: Self.partials.appendingPathComponent("a0/entries/" + source), to: entry)
+            let name = "subscriptions.wbr"
+            try FileManager.default.removeItem(at: forged.appendingPathComponent(name))
+            try FileManager.default.copyItem(at: Self.partials.appendingPathComponent("a0/" + name), to: forged.appendingPathComponent(name))
+            let digest = { (url: URL) throws -> String in
+                let text = try String(contentsOf: url.appendingPathComponent("partial.json"), encoding: .utf8)
+                let start = try #require(text.range(of: "\"\(name)\":{"))
+                let end = try #require(text[start.upperBound...].firstIndex(of: "}"))
+                return String(text[start.lowerBound...end])
+            }
+            let manifest = forged.appendingPathComponent("partial.json")
+            let text = try String(contentsOf: manifest, encoding: .utf8)
+            try text.replacingOccurrences(of: try digest(forged), with: try digest(Self.partials.appendingPathComponent("a0")))
+                .write(to: manifest, atomically: true, encoding: .utf8)
         }
-        let result = try CommandRunner.run(
-            [
-                "merge", "--config", RunGoldenTests.sampleConfig, "--as-of", RunGoldenTests.asOf, "--out",
-                directory.appendingPathComponent("out").path, "--quiet", "--partials", Self.partials.appendingPathComponent("a0").path,
-                forged.path,
-            ])
+        let result = try Self.mergeWithShardZero(forged, out: directory.appendingPathComponent("out"))
         #expect(result.exitCode == 74, "\(forgery): \(result.stderr)")
         #expect(
-            result.firstErrorLine.contains(forged.path) && result.firstErrorLine.contains("another file or verifier"), "\(result.stderr)")
+            result.firstErrorLine.contains(forged.path) && result.firstErrorLine.contains("a subscription belongs to one shard"),
+            "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/dt=2026-11-19").path))
     }
 
@@ -251,4 +310,9 @@ import WinbackTestSupport
         #expect(result.stdout.contains(#""shard":"\#(index)/2""#), "\(result.stdout)")
         #expect(FileManager.default.fileExists(atPath: partial.appendingPathComponent("partial.json").path))
     }
+}
+
+/// The record files of a partial (docs/sharding.md), as tests name them.
+enum PartialManifestNames {
+    static let recordFiles = ["subscriptions.wbr", "rejects.wbr", "candidates.wbr", "tallies.wbr"]
 }

@@ -20,7 +20,7 @@ import WinbackTestSupport
         let (files, _) = try InputDiscovery.discover(loaded)
         let result = try await IngestStage.run(
             loaded.ingestSettings, files: files, isQuiet: true, store: store, warn: { message in warnings.withLock { $0.append(message) } }
-        ) { _ in }
+        ) { _, _ in }
         #expect(result.counts.read == 3942)
         let said = warnings.withLock { $0 }
         #expect(said.count == 2, "\(said)")

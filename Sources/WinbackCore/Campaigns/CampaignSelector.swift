@@ -20,64 +20,63 @@ public struct CampaignSelector: Sendable {
 
     /// The selected accounts, in `eligible_accounts` order (account key). `coolingDown` holds account keys
     /// with a ledger entry for this campaign in the cooldown window.
-    ///
-    /// Subscriptions that pass the rules are kept as small ``Candidate`` values (an index, paid days and what
-    /// the rules measured); only the accounts that make the cut become ``EligibleAccount`` values, which
-    /// hold eight strings.
     public func select(_ campaign: Campaign, timelines: [SubscriptionTimeline], asOf: Int64, coolingDown: Set<String>) -> [EligibleAccount]
     {
-        var passed: [(key: String, candidate: Candidate)] = []
+        choose(campaign, candidates: candidates(campaign, timelines: timelines, asOf: asOf), coolingDown: coolingDown)
+    }
+
+    /// The campaign's candidates among `timelines`: a `treatment` account for every non-family subscription that
+    /// passes the audience rules, in timeline order. A shard hands its candidates to the merge, which chooses
+    /// over every shard's (docs/sharding.md): the choice depends only on the candidates, not on their order.
+    public func candidates(_ campaign: Campaign, timelines: [SubscriptionTimeline], asOf: Int64) -> [EligibleAccount] {
+        var candidates: [EligibleAccount] = []
         // By index, status first: most subscriptions fail it, and reading two fields copies nothing.
         for index in timelines.indices where campaign.audience.admits(timelines[index].status) && !timelines[index].isFamilyShared {
             guard let qualification = qualification(campaign, timelines[index], asOf: asOf) else { continue }
-            let candidate = Candidate(index: index, paidDays: timelines[index].paidDays, qualification: qualification)
-            passed.append((Self.accountKey(timelines[index]), candidate))
+            candidates.append(
+                account(
+                    campaign, timelines[index], accountKey: Self.accountKey(timelines[index]), paidDays: timelines[index].paidDays,
+                    qualification))
         }
-        // One subscription per account: in account-key order (a stable sort), the best of each run of equal keys.
-        // Sorting the candidates is needed for the output order anyway, and costs less than a dictionary by key.
-        passed.sort { CodePointOrder.less($0.key, $1.key) }
-        var ordered: [(key: String, candidate: Candidate)] = []
+        return candidates
+    }
+
+    /// The selected accounts among `candidates` (``candidates(_:timelines:asOf:)``, of one or several shards), in
+    /// `eligible_accounts` order: one subscription per account (most paid days, then smallest
+    /// `originalTransactionId`), cooldown, `maxOffers`, holdout split.
+    public func choose(_ campaign: Campaign, candidates: consuming [EligibleAccount], coolingDown: Set<String>) -> [EligibleAccount] {
+        var passed = candidates
+        // One subscription per account: in account-key order, the best of each run of equal keys. Sorting the
+        // candidates is needed for the output order anyway, and costs less than a dictionary by key.
+        passed.sort { CodePointOrder.less($0.accountKey, $1.accountKey) }
+        var ordered: [EligibleAccount] = []
         ordered.reserveCapacity(passed.count)
-        for entry in passed {
-            if let last = ordered.last, CodePointOrder.compare(last.key, entry.key) == 0 {
-                if isBetter(entry.candidate, than: last.candidate, timelines) { ordered[ordered.count - 1] = entry }
+        for candidate in passed {
+            if let last = ordered.last, CodePointOrder.compare(last.accountKey, candidate.accountKey) == 0 {
+                if isBetter(candidate, than: last) { ordered[ordered.count - 1] = candidate }
                 continue
             }
-            ordered.append(entry)
+            ordered.append(candidate)
         }
         passed = []
-        if !coolingDown.isEmpty { ordered.removeAll { coolingDown.contains($0.key) } }
+        if !coolingDown.isEmpty { ordered.removeAll { coolingDown.contains($0.accountKey) } }
         if let cap = campaign.maxOffers, ordered.count > cap {
             // The most paid days (then account key) make the cut; they go back to account-key order.
             ordered.sort { lhs, rhs in
-                lhs.candidate.paidDays != rhs.candidate.paidDays
-                    ? lhs.candidate.paidDays > rhs.candidate.paidDays : CodePointOrder.less(lhs.key, rhs.key)
+                lhs.paidDays != rhs.paidDays ? lhs.paidDays > rhs.paidDays : CodePointOrder.less(lhs.accountKey, rhs.accountKey)
             }
             ordered.removeLast(ordered.count - cap)
-            ordered.sort { CodePointOrder.less($0.key, $1.key) }
+            ordered.sort { CodePointOrder.less($0.accountKey, $1.accountKey) }
         }
-        return ordered.map { key, candidate in
-            var account = self.account(
-                campaign, timelines[candidate.index], accountKey: key, paidDays: candidate.paidDays, candidate.qualification)
-            if isHoldout(campaign, accountKey: key) { account.variant = .holdout }
-            return account
-        }
+        for index in ordered.indices where isHoldout(campaign, accountKey: ordered[index].accountKey) { ordered[index].variant = .holdout }
+        return ordered
     }
 
     /// Of two subscriptions of one account, `candidate` is chosen over `existing`: more paid days, then the
     /// smaller `originalTransactionId`.
-    private func isBetter(_ candidate: Candidate, than existing: Candidate, _ timelines: [SubscriptionTimeline]) -> Bool {
+    private func isBetter(_ candidate: EligibleAccount, than existing: EligibleAccount) -> Bool {
         candidate.paidDays > existing.paidDays
-            || (candidate.paidDays == existing.paidDays
-                && IdentifierOrder.less(timelines[candidate.index].originalTransactionId, timelines[existing.index].originalTransactionId))
-    }
-
-    /// A subscription that passed a campaign's rules, before one is chosen per account.
-    struct Candidate {
-        /// Index into the timelines.
-        var index: Int
-        var paidDays: Int64
-        var qualification: Qualification
+            || (candidate.paidDays == existing.paidDays && IdentifierOrder.less(candidate.originalTransactionId, existing.originalTransactionId))
     }
 
     /// What the rules measured on the way: the `eligible_accounts` columns beyond the subscription's own.

@@ -11,7 +11,10 @@ public struct SubscriptionModel: Sendable {
     /// Distinct transactions that are not auto-renewable subscriptions.
     public var otherProductTypes: Int
     /// Product id → subscription group id (from the latest transaction of that product).
-    public var productGroups: [String: String]
+    public var productGroups: [String: String] { datedProductGroups.mapValues(\.group) }
+    /// Product id → the latest purchase of that product and its subscription group id (the larger id, by code
+    /// point, between two purchased at the same instant), so that two shards' groups combine (docs/sharding.md).
+    public var datedProductGroups: [String: DatedProductGroup]
     /// `T`: the instant the day after the as-of date starts, in the report time zone.
     public var asOf: Int64
     /// Accepted notifications, one per `notificationUUID`, in no particular order (for `events_daily`).
@@ -58,7 +61,7 @@ public struct SubscriptionModel: Sendable {
         var groups = subscriptions
         var future = 0
         var other = 0
-        var productGroups: [String: (Int64, String)] = [:]
+        var productGroups: [String: DatedProductGroup] = [:]
         // By index: the counts read a field or two of each transaction without copying it.
         for group in groups.values {
             for index in group.indices {
@@ -73,8 +76,8 @@ public struct SubscriptionModel: Sendable {
                 }
                 if let subscriptionGroup = group[index].subscriptionGroupIdentifier {
                     let productId = group[index].productId
-                    if let known = productGroups[productId], known.0 > purchaseDate { continue }
-                    productGroups[productId] = (purchaseDate, subscriptionGroup)
+                    productGroups[productId, default: DatedProductGroup(purchaseDate: .min, group: "")]
+                        .combine(DatedProductGroup(purchaseDate: purchaseDate, group: subscriptionGroup))
                 }
             }
         }
@@ -96,7 +99,7 @@ public struct SubscriptionModel: Sendable {
         self.timelines = timelines
         self.future = future
         self.otherProductTypes = other
-        self.productGroups = productGroups.mapValues(\.1)
+        self.datedProductGroups = productGroups
         self.asOf = asOf
     }
 

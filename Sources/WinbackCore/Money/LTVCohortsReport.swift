@@ -37,6 +37,33 @@ public struct LTVCohortsReport: Sendable {
         self.calendar = calendar
     }
 
+    /// The report whose cohort months are `months` from the counters of a ``tally`` (or of several, added);
+    /// cohorts of other months are left out (docs/sharding.md).
+    public init(months: [ReportPeriod], calendar: ReportCalendar, tally: TallyTable) {
+        self.init(months: months, calendar: calendar)
+        let width = Self.maximumMonthIndex + 1
+        let index = Dictionary(uniqueKeysWithValues: months.enumerated().map { ($1.label, $0) })
+        for (key, values) in tally.counts {
+            guard key.count == 3, let label = key[0], let month = index[label], let productId = key[1], values.count == 1 + 2 * width
+            else { continue }
+            let product = ProductCurrency(product: ProductPlan(productId: productId, billingPlanType: nil), currency: key[2])
+            cohorts[Key(month: month, product: product)] = Cohort(
+                size: Int(values[0]), eligible: values[1...width].map(Int.init), net: Array(values[(1 + width)...]))
+        }
+    }
+
+    /// The counts of every cohort, keyed `[month label, product, currency]`: `cohort_size`, then `eligible` and
+    /// then `cumulative_net` for k = 0…24.
+    public var tally: TallyTable {
+        var table = TallyTable()
+        for (key, cohort) in cohorts {
+            table.add(
+                [months[key.month].label, key.product.product.productId, key.product.currency],
+                [Int64(cohort.size)] + cohort.eligible.map(Int64.init) + cohort.net)
+        }
+        return table
+    }
+
     /// Adds `timeline` (a sale with a paid transaction) with its `events` (``SubscriptionTimeline/moneyEvents(_:)``).
     public mutating func add(_ events: [MoneyEvent], of timeline: SubscriptionTimeline, context: MoneyContext) {
         guard timeline.isSale, let firstIndex = timeline.transactions.firstIndex(where: \.isPaid) else { return }

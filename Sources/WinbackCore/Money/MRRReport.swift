@@ -32,6 +32,24 @@ public struct MRRReport: Sendable {
         for timeline in timelines where timeline.isSale { add(timeline, context: context) }
     }
 
+    /// The report over `periods` from the counters of a ``tally`` (or of several, added); cells of other periods
+    /// are left out (docs/sharding.md).
+    public init(periods: [ReportPeriod], tally: TallyTable) {
+        self.periods = periods
+        table = ProductCurrencyTable(periodCount: periods.count, keepsPlan: true, empty: Counts())
+        table.add(tally, periods: periods) { values in
+            values.count == 3 ? Counts(activePaidEnd: Int(values[0]), mrrEnd: values[1], unpricedActive: Int(values[2])) : nil
+        }
+    }
+
+    /// The counts of every cell with an active subscription, keyed `[month label, product, plan, currency]`:
+    /// `active_paid_end`, `mrr_end`, `unpriced_active`.
+    public var tally: TallyTable {
+        table.tally(periods: periods, include: { $0.activePaidEnd > 0 }) { counts in
+            [Int64(counts.activePaidEnd), counts.mrrEnd, Int64(counts.unpricedActive)]
+        }
+    }
+
     private mutating func add(_ timeline: SubscriptionTimeline, context: MoneyContext) {
         for position in 0..<timeline.segmentCount {
             let segment = timeline.segment(position)

@@ -15,25 +15,25 @@ public struct MoneyReports: Sendable {
     /// The tables for `timelines` (all subscriptions; only sales count) through `context`; `months` are
     /// the MRR months (`churn_monthly`'s).
     public init(timelines: [SubscriptionTimeline], calendar: ReportCalendar, context: MoneyContext, months: [ReportPeriod]) {
-        var firstCharge = Int64.max
-        var firstPaid = Int64.max
-        for timeline in timelines where timeline.isSale {
-            for transaction in timeline.transactions {
-                if transaction.isPaid { firstPaid = min(firstPaid, transaction.purchaseDate) }
-                if (transaction.price ?? 0) > 0, transaction.currency != nil { firstCharge = min(firstCharge, transaction.purchaseDate) }
-            }
-        }
-        revenueMonthly = RevenueReport(periods: firstCharge == .max ? [] : calendar.months(from: firstCharge))
-        revenueDaily = RevenueReport(periods: calendar.days(count: 90))
-        ltv = LTVCohortsReport(months: firstPaid == .max ? [] : calendar.months(from: firstPaid), calendar: calendar)
-        for timeline in timelines where timeline.isSale {
-            let events = timeline.moneyEvents(context)
-            revenueMonthly.add(events, of: timeline, context: context)
-            revenueDaily.add(events, of: timeline, context: context)
-            ltv.add(events, of: timeline, context: context)
-        }
-        mrr = MRRReport(periods: months, timelines: timelines, context: context)
-        currency = context.settings.currency
+        let wide = calendar.months(from: ReportTallies.earliestPurchase(timelines))
+        let tallies = ReportTallies.money(timelines, calendar: calendar, context: context, months: wide)
+        self.init(
+            tallies: tallies, firstCharge: ReportTallies.firstCharge(timelines), firstPaid: ReportTallies.firstPaidSale(timelines),
+            mrrMonths: months, calendar: calendar, currency: context.settings.currency)
+    }
+
+    /// The tables from the money counters of ``ReportTallies`` (one run's, or several shards' added): revenue
+    /// months from the month of `firstCharge`, LTV cohort months from that of `firstPaid` (no months when
+    /// `Int64.max`), MRR over `mrrMonths`.
+    public init(
+        tallies: ReportTallies.Money, firstCharge: Int64, firstPaid: Int64, mrrMonths: [ReportPeriod], calendar: ReportCalendar,
+        currency: String?
+    ) {
+        revenueMonthly = RevenueReport(periods: firstCharge == .max ? [] : calendar.months(from: firstCharge), tally: tallies.revenueMonthly)
+        revenueDaily = RevenueReport(periods: calendar.days(count: 90), tally: tallies.revenueDaily)
+        ltv = LTVCohortsReport(months: firstPaid == .max ? [] : calendar.months(from: firstPaid), calendar: calendar, tally: tallies.ltv)
+        mrr = MRRReport(periods: mrrMonths, tally: tallies.mrr)
+        self.currency = currency
     }
 
     /// `summary.json.gz`'s `money` block for the month labelled `lastFullMonth`: `nil` (JSON null) without a

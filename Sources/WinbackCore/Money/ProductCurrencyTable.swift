@@ -26,17 +26,48 @@ struct ProductCurrencyTable<Counts: Sendable>: Sendable {
         let key = ProductCurrency(
             product: ProductPlan(productId: transaction.productId, billingPlanType: keepsPlan ? transaction.billingPlanType : nil),
             currency: context.rowCurrency(transaction.currency))
-        let slot: Int
-        if let known = slots[key] {
-            slot = known
-        } else {
-            slot = keys.count
-            slots[key] = slot
-            keys.append(key)
-            cells.append(Array(repeating: empty, count: periodCount))
-        }
+        let slot = slot(of: key)
         last = (transaction.attributes, slot)
         return slot
+    }
+
+    /// The slot of `key`, added when new.
+    mutating func slot(of key: ProductCurrency) -> Int {
+        if let known = slots[key] { return known }
+        let slot = keys.count
+        slots[key] = slot
+        keys.append(key)
+        cells.append(Array(repeating: empty, count: periodCount))
+        return slot
+    }
+
+    /// The cells of `periods` whose counts `include` keeps, keyed `[period label, product, plan (when kept),
+    /// currency]`, each as its `values` (docs/sharding.md).
+    func tally(periods: [ReportPeriod], include: (Counts) -> Bool, values: (Counts) -> [Int64]) -> TallyTable {
+        var table = TallyTable()
+        for (slot, key) in keys.enumerated() {
+            for (index, period) in periods.enumerated() where include(cells[slot][index]) {
+                let keyCells: [String?] =
+                    keepsPlan
+                    ? [period.label, key.product.productId, key.product.billingPlanType, key.currency]
+                    : [period.label, key.product.productId, key.currency]
+                table.add(keyCells, values(cells[slot][index]))
+            }
+        }
+        return table
+    }
+
+    /// Adds the cells of `tally` (of ``tally(periods:include:values:)``'s shape) whose period is one of `periods`,
+    /// each read back by `counts`.
+    mutating func add(_ tally: TallyTable, periods: [ReportPeriod], counts: ([Int64]) -> Counts?) {
+        let index = Dictionary(uniqueKeysWithValues: periods.enumerated().map { ($1.label, $0) })
+        let width = keepsPlan ? 4 : 3
+        for (key, values) in tally.counts {
+            guard key.count == width, let label = key[0], let period = index[label], let productId = key[1], let cell = counts(values)
+            else { continue }
+            let product = ProductPlan(productId: productId, billingPlanType: keepsPlan ? key[2] : nil)
+            cells[slot(of: ProductCurrency(product: product, currency: key[width - 1]))][period] = cell
+        }
     }
 
     /// The slots in report order of their keys.

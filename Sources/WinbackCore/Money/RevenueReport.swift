@@ -54,6 +54,29 @@ public struct RevenueReport: Sendable {
         table = ProductCurrencyTable(periodCount: periods.count, keepsPlan: false, empty: Counts())
     }
 
+    /// The report over `periods` from the counters of a ``tally`` (or of several, added); cells of other periods
+    /// are left out (docs/sharding.md).
+    public init(periods: [ReportPeriod], tally: TallyTable) {
+        self.init(periods: periods)
+        table.add(tally, periods: periods) { values in
+            guard values.count == 7 else { return nil }
+            return Counts(
+                charges: Int(values[0]), gross: values[1], refunded: Int(values[2]), refunds: values[3], proceeds: values[4],
+                unpriced: Int(values[5]), unconverted: Int(values[6]))
+        }
+    }
+
+    /// The counts of every non-zero cell, keyed `[period label, product, currency]`: `charges`, `gross`,
+    /// `refunded`, `refunds`, `proceeds`, `unpriced`, `unconverted`.
+    public var tally: TallyTable {
+        table.tally(periods: periods, include: { !$0.isZero }) { counts in
+            [
+                Int64(counts.charges), counts.gross, Int64(counts.refunded), counts.refunds, counts.proceeds, Int64(counts.unpriced),
+                Int64(counts.unconverted),
+            ]
+        }
+    }
+
     /// Adds the events of `timeline` (``SubscriptionTimeline/moneyEvents(_:)`` through `context`).
     public mutating func add(_ events: [MoneyEvent], of timeline: SubscriptionTimeline, context: MoneyContext) {
         for event in events {

@@ -63,23 +63,55 @@ public enum CampaignOutcomesReport {
         _ cohorts: [CampaignCohort], timelines: [String: SubscriptionTimeline], asOf: Int64, context: MoneyContext,
         designs: [String: Design] = [:]
     ) -> [[String?]] {
-        let currency = context.settings.currency
+        rows(
+            cohorts, members: memberTally(cohorts, timelines: timelines, asOf: asOf, context: context), asOf: asOf,
+            currency: context.settings.currency, designs: designs)
+    }
+
+    /// What each member's subscription found in `timelines` did in each window, keyed `[campaign, selection day,
+    /// originalTransactionId, window days]`: converted (0 or 1), redeemed (0 or 1), net (milliunits of the
+    /// reporting currency; 0 without one). A shard measures the members whose subscriptions it owns; the
+    /// merge adds the shards' tallies (docs/sharding.md).
+    public static func memberTally(
+        _ cohorts: [CampaignCohort], timelines: [String: SubscriptionTimeline], asOf: Int64, context: MoneyContext
+    ) -> TallyTable {
+        var table = TallyTable()
+        for cohort in cohorts {
+            for member in cohort.members {
+                guard let timeline = timelines[member.originalTransactionId] else { continue }
+                for window in windows {
+                    let range = cohort.windowStart..<min(cohort.windowStart + window * InstantFormat.day, asOf)
+                    let net = context.settings.currency == nil ? 0 : net(timeline, in: range, context: context)
+                    table.add(
+                        [cohort.campaignId, cohort.selectedOn, member.originalTransactionId, String(window)],
+                        [converts(timeline, in: range) ? 1 : 0, redeems(timeline, offer: member.offerIdentifier, in: range) ? 1 : 0, net])
+                }
+            }
+        }
+        return table
+    }
+
+    /// The rows from the cohorts and their members' ``memberTally(_:timelines:asOf:context:)`` (a member without
+    /// one counts as selected, nothing more). `currency` is the reporting currency.
+    public static func rows(
+        _ cohorts: [CampaignCohort], members: TallyTable, asOf: Int64, currency: String?, designs: [String: Design] = [:]
+    ) -> [[String?]] {
         var rows: [(campaign: String, day: String, window: Int64, row: [String?])] = []
         var pooled: [String: [Int64: (treatment: VariantCounts, holdout: VariantCounts, cohorts: [CampaignCohort])]] = [:]
         for cohort in cohorts {
             for window in windows {
-                let end = min(cohort.windowStart + window * InstantFormat.day, asOf)
                 let mature = cohort.windowStart + window * InstantFormat.day <= asOf
                 var treatment = VariantCounts()
                 var holdout = VariantCounts()
                 for member in cohort.members {
                     var counts = VariantCounts()
                     counts.accounts = 1
-                    if let timeline = timelines[member.originalTransactionId] {
-                        let range = cohort.windowStart..<end
-                        counts.converted = converts(timeline, in: range) ? 1 : 0
-                        counts.redeemed = redeems(timeline, offer: member.offerIdentifier, in: range) ? 1 : 0
-                        if currency != nil { counts.net = net(timeline, in: range, context: context) }
+                    if let measured = members.counts[[cohort.campaignId, cohort.selectedOn, member.originalTransactionId, String(window)]],
+                        measured.count == 3
+                    {
+                        counts.converted = Int(measured[0])
+                        counts.redeemed = Int(measured[1])
+                        counts.net = measured[2]
                     }
                     if member.variant == .treatment { treatment.add(counts) } else { holdout.add(counts) }
                 }

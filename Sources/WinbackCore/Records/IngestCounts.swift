@@ -63,3 +63,17 @@ public struct IngestCounts: Sendable, Equatable {
         return JSONText.object(pairs)
     }
 }
+
+extension IngestCounts {
+    /// Adds `other`'s counts (a shard's, docs/sharding.md): sums, and the newer `newestSignedDate`.
+    public mutating func add(_ other: IngestCounts) {
+        read += other.read
+        accepted += other.accepted
+        rejected += other.rejected
+        for (code, count) in other.rejectedByCode { rejectedByCode[code, default: 0] += count }
+        duplicates += other.duplicates
+        warnings += other.warnings
+        for (source, count) in other.recordsBySource { recordsBySource[source, default: 0] += count }
+        if let newest = other.newestSignedDate, newest > (newestSignedDate ?? .min) { newestSignedDate = newest }
+    }
+}

@@ -49,6 +49,42 @@ public struct ChurnReport: Sendable {
         self.cells = tally.cells()
     }
 
+    /// The report over `periods` from the counters of a ``tally`` (or of several, added): cells of
+    /// periods not in `periods` are left out (docs/sharding.md).
+    public init(periods: [ReportPeriod], tally: TallyTable) {
+        self.periods = periods
+        var cells = Array(repeating: [ProductPlan: Counts](), count: periods.count)
+        let index = Dictionary(uniqueKeysWithValues: periods.enumerated().map { ($1.label, $0) })
+        let reasons = LapseReason.allCases
+        for (key, values) in tally.counts {
+            guard key.count == 3, let label = key[0], let period = index[label], let productId = key[1], values.count == 5 + reasons.count
+            else { continue }
+            var counts = Counts()
+            counts.activeStart = Int(values[0])
+            counts.activeEnd = Int(values[1])
+            counts.new = Int(values[2])
+            counts.reactivated = Int(values[3])
+            counts.churned = Int(values[4])
+            for (offset, reason) in reasons.enumerated() where values[5 + offset] > 0 { counts.byReason[reason] = Int(values[5 + offset]) }
+            cells[period][ProductPlan(productId: productId, billingPlanType: key[2])] = counts
+        }
+        self.cells = cells
+    }
+
+    /// The counts of every non-zero cell, keyed `[period label, product, plan]`: `active_start`, `active_end`,
+    /// `new`, `reactivated`, `churned`, then the reasons in ``LapseReason/allCases`` order.
+    public var tally: TallyTable {
+        var table = TallyTable()
+        for (index, period) in periods.enumerated() {
+            for (product, counts) in cells[index] where !counts.isZero {
+                let values = [counts.activeStart, counts.activeEnd, counts.new, counts.reactivated, counts.churned]
+                    + LapseReason.allCases.map { counts.byReason[$0] ?? 0 }
+                table.add([period.label, product.productId, product.billingPlanType], values.map(Int64.init))
+            }
+        }
+        return table
+    }
+
     /// Index of the period containing `instant`, if any.
     public func period(containing instant: Int64) -> Int? { Tally.period(containing: instant, in: periods) }
 

@@ -12,22 +12,37 @@ public enum EventsDailyReport {
 
     /// The rows for `events` with `calendar`'s days.
     public static func rows(_ events: [NotificationEvent], calendar: ReportCalendar) -> [[String?]] {
+        rows(tally(events, calendar: calendar))
+    }
+
+    /// The counts of `events` on `calendar`'s days, keyed `[day, type, subtype]` (an absent subtype as ``)
+    /// (docs/sharding.md).
+    public static func tally(_ events: [NotificationEvent], calendar: ReportCalendar) -> TallyTable {
         let days = calendar.days(count: dayCount)
         var counts: [Int: [String: [String: Int]]] = [:]
         for event in events {
             guard let day = ReportPeriod.index(containing: event.signedDate, in: days) else { continue }
             counts[day, default: [:]][event.notificationType, default: [:]][event.subtype ?? "", default: 0] += 1
         }
-        var rows: [[String?]] = []
-        for day in counts.keys.sorted() {
-            guard let types = counts[day] else { continue }
-            for type in types.keys.sorted(by: CodePointOrder.less) {
-                guard let subtypes = types[type] else { continue }
-                for subtype in subtypes.keys.sorted(by: CodePointOrder.less) {
-                    rows.append([days[day].label, type, subtype.isEmpty ? nil : subtype, String(subtypes[subtype] ?? 0)])
-                }
+        var table = TallyTable()
+        for (day, types) in counts {
+            for (type, subtypes) in types {
+                for (subtype, count) in subtypes { table.add([days[day].label, type, subtype], [Int64(count)]) }
             }
         }
-        return rows
+        return table
+    }
+
+    /// The rows from a ``tally(_:calendar:)`` (or several, added).
+    public static func rows(_ tally: TallyTable) -> [[String?]] {
+        let keys = tally.counts.keys.sorted { lhs, rhs in
+            if lhs[0] != rhs[0] { return (lhs[0] ?? "") < (rhs[0] ?? "") }
+            if lhs[1] != rhs[1] { return CodePointOrder.less(lhs[1] ?? "", rhs[1] ?? "") }
+            return CodePointOrder.less(lhs[2] ?? "", rhs[2] ?? "")
+        }
+        return keys.map { key in
+            let subtype = key[2] ?? ""
+            return [key[0], key[1], subtype.isEmpty ? nil : subtype, String(tally.counts[key]?[0] ?? 0)]
+        }
     }
 }

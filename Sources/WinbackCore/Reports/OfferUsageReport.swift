@@ -11,24 +11,13 @@
 /// Example: a 1-week free trial followed by two paid renewals is one episode (type 1, FREE_TRIAL, P1W),
 /// completed and converted; `offer_identifier` is empty for introductory offers.
 public enum OfferUsageReport {
-    struct Key: Hashable {
-        var type: Int32
-        var identifier: String?
-        var discount: String?
-        var period: String?
-    }
+    /// The rows for `timelines`.
+    public static func rows(_ timelines: [SubscriptionTimeline]) -> [[String?]] { rows(tally(timelines)) }
 
-    struct Counts {
-        var redemptions = 0
-        var active = 0
-        var completed = 0
-        var converted = 0
-        var refunded = 0
-    }
-
-    /// The rows of `offer_usage.csv.gz`, sorted by offer.
-    public static func rows(_ timelines: [SubscriptionTimeline]) -> [[String?]] {
-        var table: [Key: Counts] = [:]
+    /// The counts of `timelines`, keyed `[offer type, identifier, discount type, period]`: `redemptions`,
+    /// `active_in_offer`, `completed`, `converted`, `refunded` (docs/sharding.md).
+    public static func tally(_ timelines: [SubscriptionTimeline]) -> TallyTable {
+        var table = TallyTable()
         for timeline in timelines where !timeline.isFamilyShared {
             let transactions = timeline.transactions
             let coveringAtEnd = timeline.covering(at: timeline.asOf - 1)
@@ -49,39 +38,40 @@ public enum OfferUsageReport {
                     last += 1
                     if timeline.isRevoked(last) { isRefunded = true }
                 }
-                let key = Key(
-                    type: type, identifier: type == OfferType.introductoryOffer.rawValue ? nil : first.offerIdentifier,
-                    discount: first.offerDiscountType, period: first.offerPeriod)
-                var counts = table[key] ?? Counts()
-                counts.redemptions += 1
-                if coveringAtEnd == last { counts.active += 1 }
+                let identifier = type == OfferType.introductoryOffer.rawValue ? nil : first.offerIdentifier
+                var counts: [Int64] = [1, 0, 0, 0, 0]
+                if coveringAtEnd == last { counts[1] = 1 }
                 let coverageEnd = timeline.coverage(last)?.upperBound ?? transactions[last].purchaseDate
                 if coverageEnd < timeline.asOf {
-                    counts.completed += 1
+                    counts[2] = 1
                     let lastPurchase = transactions[last].purchaseDate
                     let converts = transactions.indices.contains { candidate in
                         transactions[candidate].offerType == nil && !timeline.isRevoked(candidate)
                             && transactions[candidate].purchaseDate > lastPurchase
                     }
-                    if converts { counts.converted += 1 }
+                    if converts { counts[3] = 1 }
                 }
-                if isRefunded { counts.refunded += 1 }
-                table[key] = counts
+                if isRefunded { counts[4] = 1 }
+                table.add([String(type), identifier, first.offerDiscountType, first.offerPeriod], counts)
                 index = last + 1
             }
         }
-        let keys = table.keys.sorted { lhs, rhs in
-            if lhs.type != rhs.type { return lhs.type < rhs.type }
-            if lhs.identifier != rhs.identifier { return TextOrder.less(lhs.identifier, rhs.identifier) }
-            if lhs.discount != rhs.discount { return TextOrder.less(lhs.discount, rhs.discount) }
-            return TextOrder.less(lhs.period, rhs.period)
+        return table
+    }
+
+    /// The rows of `offer_usage.csv.gz` from a ``tally(_:)`` (or several, added), sorted by offer.
+    public static func rows(_ tally: TallyTable) -> [[String?]] {
+        let keys = tally.counts.keys.sorted { lhs, rhs in
+            if lhs[0] != rhs[0] { return TextOrder.less(lhs[0].flatMap { Int32($0) }, rhs[0].flatMap { Int32($0) }) }
+            if lhs[1] != rhs[1] { return TextOrder.less(lhs[1], rhs[1]) }
+            if lhs[2] != rhs[2] { return TextOrder.less(lhs[2], rhs[2]) }
+            return TextOrder.less(lhs[3], rhs[3])
         }
         return keys.map { key in
-            let counts = table[key] ?? Counts()
+            let counts = (tally.counts[key] ?? []).map(Int.init)
             return [
-                String(key.type), key.identifier, key.discount, key.period, String(counts.redemptions), String(counts.active),
-                String(counts.completed), String(counts.converted), RateFormat.format(counts.converted, counts.completed),
-                String(counts.refunded),
+                key[0], key[1], key[2], key[3], String(counts[0]), String(counts[1]), String(counts[2]), String(counts[3]),
+                RateFormat.format(counts[3], counts[2]), String(counts[4]),
             ]
         }
     }

@@ -10,8 +10,25 @@ public enum RetentionCohortsReport {
     /// The last period index reported (24 periods after the cohort's first).
     public static let maximumPeriodIndex = 24
 
-    /// The rows of `retention_cohorts.csv.gz`, sorted by cohort, product, plan and period index.
+    /// The instant whose month is the first cohort month: the earliest paid purchase of a non-family subscription
+    /// (`Int64.max` when none).
+    public static func firstPaid(_ timelines: [SubscriptionTimeline]) -> Int64 {
+        var firstPaid = Int64.max
+        for timeline in timelines where !timeline.isFamilyShared {
+            if let purchase = timeline.transactions.first(where: \.isPaid)?.purchaseDate { firstPaid = min(firstPaid, purchase) }
+        }
+        return firstPaid
+    }
+
+    /// The rows for `timelines` in one run: the cohort months from the first paid purchase through `D`'s.
     public static func rows(_ timelines: [SubscriptionTimeline], calendar: ReportCalendar) -> [[String?]] {
+        let first = firstPaid(timelines)
+        return rows(tally(timelines, periods: calendar.months(from: first == .max ? calendar.asOf - 1 : first), asOf: calendar.asOf))
+    }
+
+    /// The counts of `timelines` whose cohort month is one of `periods`, keyed `[month, product, plan]`:
+    /// `cohort_size`, then `eligible` for k = 0…24, then `retained` for k = 0…24 (docs/sharding.md).
+    public static func tally(_ timelines: [SubscriptionTimeline], periods: [ReportPeriod], asOf: Int64) -> TallyTable {
         struct Key: Hashable {
             var month: String
             var product: ProductPlan
@@ -21,11 +38,6 @@ public enum RetentionCohortsReport {
         var sizes: [Int] = []
         var eligible: [[Int]] = []
         var retained: [[Int]] = []
-        var firstPaid = Int64.max
-        for timeline in timelines where !timeline.isFamilyShared {
-            if let purchase = timeline.transactions.first(where: \.isPaid)?.purchaseDate { firstPaid = min(firstPaid, purchase) }
-        }
-        let periods = calendar.months(from: firstPaid == .max ? calendar.asOf - 1 : firstPaid)
         let churn = ChurnReport(periods: periods, timelines: [])
         for timeline in timelines where !timeline.isFamilyShared {
             guard let firstIndex = timeline.transactions.firstIndex(where: \.isPaid) else { continue }
@@ -45,22 +57,38 @@ public enum RetentionCohortsReport {
                 retained.append(Array(repeating: 0, count: maximumPeriodIndex + 1))
             }
             sizes[slot] += 1
-            for k in 0...maximumPeriodIndex where first.purchaseDate + Int64(k) * duration < calendar.asOf {
+            for k in 0...maximumPeriodIndex where first.purchaseDate + Int64(k) * duration < asOf {
                 eligible[slot][k] += 1
                 if retainedPeriods >= k + 1 { retained[slot][k] += 1 }
             }
         }
-        var rows: [[String?]] = []
-        let keys = slots.keys.sorted { lhs, rhs in
-            lhs.month != rhs.month ? lhs.month < rhs.month : ProductPlan.precedes(lhs.product, rhs.product)
+        var table = TallyTable()
+        for (key, slot) in slots {
+            table.add(
+                [key.month, key.product.productId, key.product.billingPlanType],
+                ([sizes[slot]] + eligible[slot] + retained[slot]).map(Int64.init))
         }
+        return table
+    }
+
+    /// The rows of `retention_cohorts.csv.gz` from a ``tally(_:periods:asOf:)`` (or several, added), sorted by
+    /// cohort, product, plan and period index.
+    public static func rows(_ tally: TallyTable) -> [[String?]] {
+        let width = maximumPeriodIndex + 1
+        let keys = tally.counts.keys.sorted { lhs, rhs in
+            lhs[0] != rhs[0]
+                ? (lhs[0] ?? "") < (rhs[0] ?? "")
+                : ProductPlan.precedes(
+                    ProductPlan(productId: lhs[1] ?? "", billingPlanType: lhs[2]), ProductPlan(productId: rhs[1] ?? "", billingPlanType: rhs[2]))
+        }
+        var rows: [[String?]] = []
         for key in keys {
-            guard let slot = slots[key] else { continue }
-            for k in 0...maximumPeriodIndex where eligible[slot][k] > 0 {
+            guard let values = tally.counts[key], values.count == 1 + 2 * width else { continue }
+            for k in 0...maximumPeriodIndex where values[1 + k] > 0 {
+                let (eligible, retained) = (Int(values[1 + k]), Int(values[1 + width + k]))
                 rows.append([
-                    key.month, key.product.productId, key.product.billingPlanType, String(k), String(sizes[slot]),
-                    String(eligible[slot][k]), String(retained[slot][k]),
-                    RateFormat.format(retained[slot][k], eligible[slot][k]),
+                    key[0], key[1], key[2], String(k), String(values[0]), String(eligible), String(retained),
+                    RateFormat.format(retained, eligible),
                 ])
             }
         }

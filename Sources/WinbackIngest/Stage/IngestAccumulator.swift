@@ -1,17 +1,14 @@
 import WinbackCore
 
 /// Counts and deduplicates outcomes in input order: what every ingest does with its outcomes, whether they
-/// come from verifying the inputs, from the verified store or from the shards' partials (docs/sharding.md).
+/// come from verifying the inputs or from the verified store.
 public struct IngestAccumulator {
     private var counts = IngestCounts()
     private var deduplicator: Deduplicator
-    private let keepsPayloads: Bool
 
-    /// An accumulator keeping payloads through `compactor`; with `keepsPayloads` false (a shard, which builds
-    /// no model) accepted records are only counted.
-    public init(compactor: PayloadCompactor, keepsPayloads: Bool = true) {
+    /// An accumulator keeping payloads through `compactor`.
+    public init(compactor: PayloadCompactor) {
         deduplicator = Deduplicator(compactor: compactor)
-        self.keepsPayloads = keepsPayloads
     }
 
     /// Counts `outcome`; an accepted record goes to the deduplicator, a rejection to `onReject`.
@@ -19,7 +16,7 @@ public struct IngestAccumulator {
         switch outcome {
         case .accepted(let record):
             counts.countAccepted(record)
-            if keepsPayloads { deduplicator.add(record.kept) }
+            deduplicator.add(record.kept)
         case .rejected(let rejection):
             counts.countRejected(rejection)
             try onReject(rejection)

@@ -43,9 +43,10 @@ struct IngestPipeline: Sendable {
         self.maximumLineBytes = maximumLineBytes
     }
 
-    /// Runs the ingest; `consume` sees every outcome in input order. Returns per-file stats and how many
-    /// files were replayed from the store. Throws ``IOError`` for an unreadable file, or what `consume` threw.
-    func run(progress: PhaseProgress? = nil, consume: (RecordOutcome) throws -> Void) async throws -> (
+    /// Runs the ingest; `consume` sees every outcome in input order with, in a sharded run, its index on its line
+    /// (``RecordOrder``; 0 otherwise). Returns per-file stats and how many files were replayed from the store.
+    /// Throws ``IOError`` for an unreadable file, or what `consume` threw.
+    func run(progress: PhaseProgress? = nil, consume: (RecordOutcome, Int) throws -> Void) async throws -> (
         inputs: [InputStats], filesFromStore: Int
     ) {
         var stats: [InputStats] = []
@@ -66,7 +67,9 @@ struct IngestPipeline: Sendable {
                 func emit(_ sequence: Int, _ verified: VerifiedBatch) {
                     guard firstError == nil else { return }
                     do {
-                        for outcome in verified.outcomes { try consume(outcome) }
+                        for (position, outcome) in verified.outcomes.enumerated() {
+                            try consume(outcome, verified.orderIndexes.isEmpty ? 0 : verified.orderIndexes[position])
+                        }
                         progress?.advance(by: verified.outcomes.count)
                         recording.record(verified, sequence: sequence)
                     } catch {

@@ -15,3 +15,15 @@ public struct IngestResult: Sendable {
     /// Input files replayed from the verified store instead of verified (docs/verified-store.md).
     public var filesFromStore = 0
 }
+
+extension IngestResult {
+    /// A result from its parts (`winback merge`, which adds the shards' counts and builds no model, passes an
+    /// empty deduplicator).
+    public init(
+        counts: IngestCounts, deduplicated: Deduplicator, inputs: [InputStats], inputWarnings: [String], filesFromStore: Int
+    ) {
+        self.init(
+            counts: counts, deduplicated: deduplicated, inputs: inputs, inputWarnings: inputWarnings, chainValidations: 0,
+            filesFromStore: filesFromStore)
+    }
+}

@@ -37,19 +37,20 @@ struct StoreReplay {
         isKeyed = store.isKeyed
     }
 
-    /// Hands every outcome of the entry to `consume`, in input order, interning through `compactor`.
-    func replay(compactor: PayloadCompactor, progress: PhaseProgress?, consume: (RecordOutcome) throws -> Void) throws {
+    /// Hands every outcome of the entry to `consume`, in input order, with its index on its line in a keyed
+    /// (shard's) entry (0 otherwise), interning through `compactor`.
+    func replay(compactor: PayloadCompactor, progress: PhaseProgress?, consume: (RecordOutcome, Int) throws -> Void) throws {
         try entry.withUnsafeBytes { bytes in
             var replayed = 0
-            func each(_ outcome: RecordOutcome) throws {
-                try consume(outcome)
+            func each(_ outcome: RecordOutcome, index: Int) throws {
+                try consume(outcome, index)
                 replayed += 1
                 if replayed % 65_536 == 0 { progress?.advance(by: 65_536) }
             }
             if isKeyed {
-                try StoreEntryDecoder.decodeKeyed(bytes, source: stats.path, compactor: compactor) { try each($1) }
+                try StoreEntryDecoder.decodeKeyed(bytes, source: stats.path, compactor: compactor) { try each($1, index: $0.index) }
             } else {
-                try StoreEntryDecoder.decode(bytes, source: stats.path, compactor: compactor, each: each)
+                try StoreEntryDecoder.decode(bytes, source: stats.path, compactor: compactor) { try each($0, index: 0) }
             }
             progress?.advance(by: replayed % 65_536)
         }

@@ -52,7 +52,7 @@ struct CampaignStage {
     /// transaction); `shortfalls` records, per offer-code campaign selected anew, the treatment accounts
     /// left without a code.
     func run(
-        _ plans: [CampaignPlan], model: SubscriptionModel, calendar: ReportCalendar, heldCodes: Set<String> = [],
+        _ plans: [CampaignPlan], candidates: (Campaign) -> [EligibleAccount], calendar: ReportCalendar, heldCodes: Set<String> = [],
         shortfalls: (String, Int) -> Void = { _, _ in }, emit: (CampaignChunk) throws -> Void
     ) throws -> [CampaignCounts] {
         let selector = CampaignSelector(holdoutBucket: HoldoutHash.bucket)
@@ -75,7 +75,7 @@ struct CampaignStage {
                 if pool != nil { counts.codesShort = plan.codesShort }
                 try emit(chunk)
             } else {
-                var accounts = selector.select(campaign, timelines: model.timelines, asOf: calendar.asOf, coolingDown: plan.coolingDown)
+                var accounts = selector.choose(campaign, candidates: candidates(campaign), coolingDown: plan.coolingDown)
                 var codes: [String?]? = nil
                 if let pool {
                     let assignment = OfferCodeAssignment.assign(accounts, pool: pool, held: held, day: calendar.asOfLabel)

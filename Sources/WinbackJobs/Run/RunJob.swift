@@ -32,8 +32,14 @@ public enum RunJob {
     static func finish(_ ingested: consuming Ingested, _ context: RunContext) async throws -> Outcome {
         let model = buildModel(from: &ingested.result, context)
         let reports = try await writeReports(model, context, into: &ingested.outputs)
-        let campaigns = try runCampaigns(model, context, isSigning: !ingested.isOverThreshold, into: &ingested.outputs)
-        return try publish(ingested, model: model, reports: reports, campaigns: campaigns, context)
+        let selector = CampaignSelector(holdoutBucket: HoldoutHash.bucket)
+        let asOf = context.calendar.asOf
+        let campaigns = try runCampaigns(
+            { selector.candidates($0, timelines: model.timelines, asOf: asOf) }, context, isSigning: !ingested.isOverThreshold,
+            into: &ingested.outputs)
+        let outcome = try publish(ingested, reports: reports, campaigns: campaigns, context)
+        if context.options.exitsAfterRun { ExitReclaim.keep(model) }
+        return outcome
     }
 
     // MARK: Stages
@@ -48,33 +54,29 @@ public enum RunJob {
         var freshness: DataFreshness
     }
 
-    /// Ingest: read, verify and deduplicate every input — or, for `winback merge`, replay the shards'
-    /// `partials` — streaming rejects into `rejects.ndjson.gz`.
-    static func ingest(_ context: RunContext, partials: PartialSet? = nil) async throws -> Ingested {
+    /// Ingest: read, verify and deduplicate every input, streaming rejects into `rejects.ndjson.gz`.
+    static func ingest(_ context: RunContext) async throws -> Ingested {
         let rejects = try ReportFileWriter(directory: context.temporary, schema: ReportSchema.rejects, isCSV: false)
         // The closure captures only what it reads: the ingest's consumer it is inlined into copied its
         // captures for every outcome, and with the whole options that was a dozen retains per record.
         let isVerbose = context.options.isVerbose
-        let isQuiet = context.options.isQuiet
-        let onReject: (Rejection) throws -> Void = { rejection in
+        let result = try await ingest(context) { rejection in
             try rejects.write(line: rejection.jsonLine + "\n")
             if isVerbose { FileHandle.standardError.write(Data((rejection.diagnostic + "\n").utf8)) }
         }
-        let result =
-            if let partials {
-                try PartialReplay.run(partials, loaded: context.loaded, isQuiet: isQuiet, onReject: onReject)
-            } else {
-                try await ingest(context, onReject: onReject)
-            }
+        return ingested(result, rejects: try rejects.finish(), context)
+    }
+
+    /// What an ingest (a run's, or the shards' combined by `winback merge`) leaves for the other stages: its input
+    /// warnings and the data's freshness said, the reject rate checked.
+    static func ingested(_ result: IngestResult, rejects: OutputStats, _ context: RunContext) -> Ingested {
         for message in result.inputWarnings { context.warn("warning: \(message)") }
         let counts = result.counts
         let report = context.config.report
         let freshness = DataFreshness(
             newestSignedDate: counts.newestSignedDate, calendar: context.calendar, maxLagDays: report.maxDataLagDays)
         if freshness.isStale { context.warn(freshness.warning(asOf: context.calendar.asOfLabel)) }
-        return Ingested(
-            result: result, outputs: [try rejects.finish()], isOverThreshold: counts.rejectRate > report.maxRejectRate, freshness: freshness
-        )
+        return Ingested(result: result, outputs: [rejects], isOverThreshold: counts.rejectRate > report.maxRejectRate, freshness: freshness)
     }
 
     /// The config's inputs verified (or replayed from the verified store), deduplicated.
@@ -83,7 +85,7 @@ public enum RunJob {
         let (files, inputWarnings) = try InputDiscovery.discover(context.loaded)
         return try await IngestStage.run(
             context.loaded.ingestSettings, files: files, inputWarnings: inputWarnings, isQuiet: isQuiet, store: context.store,
-            warn: { RunJob.warn("warning: \($0)", isQuiet: isQuiet) }, onReject: onReject)
+            warn: { RunJob.warn("warning: \($0)", isQuiet: isQuiet) }, onReject: { rejection, _ in try onReject(rejection) })
     }
 
     /// Model: every subscription's timeline, built from the deduplicated store, which it empties:
@@ -108,26 +110,35 @@ public enum RunJob {
         return model
     }
 
-    /// Reports: `subscriptions.csv.gz` on this core while the aggregates compute on the others, then the
+    /// Reports: `subscriptions.csv.gz` on this core while the tallies compute on the others, then the
     /// aggregate CSV files.
     static func writeReports(_ model: SubscriptionModel, _ context: RunContext, into outputs: inout [OutputStats]) async throws
         -> RunReports
     {
         let phase = PhaseProgress(phase: "reports", isQuiet: context.options.isQuiet)
-        let calendar = context.calendar
-        let money = context.money
-        async let concurrentReports = RunReports.concurrent(model: model, calendar: calendar, money: money)
-        let formats = context.config.report.formats
+        let (calendar, money) = (context.calendar, context.money)
+        async let tallies = ReportTallies.make(model, calendar: calendar, context: money)
         // With Parquet on, the largest table's Parquet twin converts its rows on the core the aggregates leave.
-        let subscriptions = try TableWriter(.subscriptions, directory: context.temporary, formats: formats)
+        let subscriptions = try TableWriter(.subscriptions, directory: context.temporary, formats: context.config.report.formats)
         for timeline in model.timelines { try subscriptions.csv.write { SubscriptionsReport.append(timeline, to: &$0) } }
         outputs += try subscriptions.finish()
-        var reports = await concurrentReports
-        reports.campaignOutcomes = try campaignOutcomes(model, context)
+        let reports = RunReports(await tallies, calendar: context.calendar, currency: context.money.settings.currency)
+        return try writeAggregateTables(
+            reports, context, measuring: { OutcomeCohorts.memberTally($0, timelines: model.timelines, asOf: calendar.asOf, money: money) }, into: &outputs, phase: phase)
+    }
+
+    /// The aggregate tables of `reports` and `campaign_outcomes`, whose cohort members `measuring` measures
+    /// (``OutcomeCohorts/memberTally(_:timelines:asOf:money:)`` on one machine, the shards' tallies added in a merge).
+    static func writeAggregateTables(
+        _ reports: RunReports, _ context: RunContext, measuring: ([CampaignCohort]) throws -> TallyTable,
+        into outputs: inout [OutputStats], phase: PhaseProgress
+    ) throws -> RunReports {
+        var reports = reports
+        reports.campaignOutcomes = try campaignOutcomes(context, measuring: measuring)
         for alarm in CampaignOutcomesReport.splitAlarms(reports.campaignOutcomes) { context.warn(alarm.warning) }
         let tables: [(ReportSchema, [[String?]])] = [
             (.churnMonthly, reports.churnMonthlyRows),
-            (.churnDaily, reports.churnDaily.rows(productGroups: model.productGroups)),
+            (.churnDaily, reports.churnDailyRows),
             (.expirationReasons, reports.expirationReasons),
             (.offerUsage, reports.offerUsage),
             (.retentionCohorts, reports.retentionCohorts),
@@ -139,7 +150,7 @@ public enum RunJob {
             (.campaignOutcomes, reports.campaignOutcomes),
         ]
         for (schema, rows) in tables {
-            let writer = try TableWriter(schema, directory: context.temporary, formats: formats)
+            let writer = try TableWriter(schema, directory: context.temporary, formats: context.config.report.formats)
             for row in rows { try writer.csv.write(row: row) }
             outputs += try writer.finish()
         }
@@ -148,27 +159,19 @@ public enum RunJob {
         return reports
     }
 
-    /// `campaign_outcomes` (docs/campaigns.md): the ledger's cohorts selected in the 365 days before `D`, measured on
-    /// today's model. Empty without campaigns (no ledger).
-    static func campaignOutcomes(_ model: SubscriptionModel, _ context: RunContext) throws -> [[String?]] {
+    /// `campaign_outcomes` (docs/campaigns.md): the ledger's cohorts selected in the 365 days before `D`, their
+    /// members measured by `measuring` on today's subscriptions. Empty without campaigns (no ledger).
+    static func campaignOutcomes(_ context: RunContext, measuring: ([CampaignCohort]) throws -> TallyTable) throws -> [[String?]] {
         guard let ledger = context.ledger else { return [] }
-        let calendar = context.calendar
-        let cohorts = try ledger.cohorts(from: InstantFormat.date(days: calendar.asOfDayNumber - 365), until: calendar.asOfLabel) { day in
-            guard let (year, month, dayOfMonth) = ReportCalendar.parseDate(day) else { return calendar.asOf }
-            return calendar.startOfDay(year: year, month: month, day: dayOfMonth + 1)
-        }
+        let cohorts = try OutcomeCohorts.read(ledger, calendar: context.calendar)
         guard !cohorts.isEmpty else { return [] }
-        let wanted = Set(cohorts.flatMap { $0.members.map(\.originalTransactionId) })
-        var timelines: [String: SubscriptionTimeline] = [:]
-        for timeline in model.timelines {
-            let id = timeline.originalTransactionId
-            if wanted.contains(id) { timelines[id] = timeline }
-        }
         var designs: [String: CampaignOutcomesReport.Design] = [:]
         for campaign in context.campaigns {
             designs[campaign.id] = .init(plannedAccounts: campaign.plannedAccounts, holdoutPercent: campaign.holdoutPercent)
         }
-        return CampaignOutcomesReport.rows(cohorts, timelines: timelines, asOf: calendar.asOf, context: context.money, designs: designs)
+        return CampaignOutcomesReport.rows(
+            cohorts, members: try measuring(cohorts), asOf: context.calendar.asOf, currency: context.money.settings.currency,
+            designs: designs)
     }
 
     /// What the campaigns stage leaves for publishing.
@@ -181,9 +184,11 @@ public enum RunJob {
     /// Campaigns: select (or re-emit the ledger's day) and sign a chunk at a time, each chunk written to
     /// `eligible_accounts.csv.gz` / `offers.ndjson.gz` and inserted into the ledger at once; the day's
     /// selections commit in one transaction. Nothing is signed or recorded when `isSigning` is false.
-    static func runCampaigns(_ model: SubscriptionModel, _ context: RunContext, isSigning: Bool, into outputs: inout [OutputStats]) throws
-        -> CampaignResults
-    {
+    /// `candidates` gives each campaign's candidates (``CampaignSelector/candidates(_:timelines:asOf:)``, or the
+    /// shards' in a merge).
+    static func runCampaigns(
+        _ candidates: (Campaign) -> [EligibleAccount], _ context: RunContext, isSigning: Bool, into outputs: inout [OutputStats]
+    ) throws -> CampaignResults {
         let options = context.options
         let stage = CampaignStage(
             campaigns: context.campaigns, codePools: context.codePools, appAppleId: context.loaded.config.app.appAppleId,
@@ -206,7 +211,7 @@ public enum RunJob {
             ) { recorder in
                 var shortfalls: [(String, Int)] = []
                 let counts = try stage.run(
-                    plans, model: model, calendar: context.calendar, heldCodes: heldCodes, shortfalls: { shortfalls.append(($0, $1)) }
+                    plans, candidates: candidates, calendar: context.calendar, heldCodes: heldCodes, shortfalls: { shortfalls.append(($0, $1)) }
                 ) { chunk in
                     try write(chunk)
                     try recorder.record(chunk.newSelections)
@@ -218,7 +223,8 @@ public enum RunJob {
                 return counts
             }
         } else {
-            results.perCampaign = try stage.run(plans, model: model, calendar: context.calendar, heldCodes: heldCodes, emit: write)
+            results.perCampaign = try stage.run(
+                plans, candidates: candidates, calendar: context.calendar, heldCodes: heldCodes, emit: write)
             CrashPoint.reach("signed")
         }
         phase.finish()
@@ -264,14 +270,14 @@ public enum RunJob {
     /// Publish: `summary.json.gz`, `report.html` and `_manifest.json`, then the temporary directory renamed
     /// into `dt=<D>` (`_SUCCESS` last); the ledger's run row is finished once the day is in place.
     static func publish(
-        _ ingested: Ingested, model: SubscriptionModel, reports: RunReports, campaigns: CampaignResults, _ context: RunContext
+        _ ingested: Ingested, reports: RunReports, campaigns: CampaignResults, _ context: RunContext
     ) throws -> Outcome {
         let (calendar, config, options) = (context.calendar, context.config, context.options)
         let counts = ingested.result.counts
         let offersSigned = !ingested.isOverThreshold
         var outputs = ingested.outputs
         let summary = RunSummary.json(
-            calendar: calendar, timeZone: config.report.timeZone, offersSigned: offersSigned, counts: counts, model: model,
+            calendar: calendar, timeZone: config.report.timeZone, offersSigned: offersSigned, counts: counts,
             reports: reports, campaigns: campaigns.perCampaign.map(campaignSummary),
             retentionRequests: RetentionRequestLog.summary(
                 ledgerPath: context.loaded.ledgerPath(override: context.options.ledgerOverride), day: calendar.asOfLabel))
@@ -279,7 +285,7 @@ public enum RunJob {
         try summaryWriter.write(line: JSONText.render(summary) + "\n")
         outputs.append(try summaryWriter.finish())
         let page = RunPage.content(
-            calendar: calendar, timeZone: config.report.timeZone, inputs: ingested.result.inputs, counts: counts, model: model,
+            calendar: calendar, timeZone: config.report.timeZone, inputs: ingested.result.inputs, counts: counts,
             reports: reports, offersSigned: offersSigned, campaigns: campaigns.perCampaign, freshness: ingested.freshness)
         outputs.append(try RunPage.write(page, to: context.temporary))
         outputs = try ParquetTables.publishedOutputs(
@@ -310,13 +316,12 @@ public enum RunJob {
         let line = JSONText.object([
             ("command", .string(options.summaryCommand)), ("asOf", .string(calendar.asOfLabel)),
             ("output", .string(context.publisher.finalPath)),
-            ("records", counts.summaryJSON(extra: [("future", model.future), ("otherProductTypes", model.otherProductTypes)])),
-            ("subscriptions", .integer(Int64(model.timelines.count))), ("rejectRate", .double(counts.rejectRate)),
+            ("records", counts.summaryJSON(extra: [("future", reports.future), ("otherProductTypes", reports.otherProductTypes)])),
+            ("subscriptions", .integer(Int64(reports.subscriptions))), ("rejectRate", .double(counts.rejectRate)),
             ("offersSigned", .bool(offersSigned)), ("dataThrough", ingested.freshness.dataThrough.map(JSONValue.string) ?? .null),
             ("stale", .bool(ingested.freshness.isStale)), ("filesFromStore", .integer(Int64(ingested.result.filesFromStore))),
             ("exitCode", .integer(Int64(exitCode))),
         ])
-        if options.exitsAfterRun { ExitReclaim.keep(model) }
         return Outcome(exitCode: exitCode, summaryLine: JSONText.render(line), publishedPath: context.publisher.finalPath)
     }
 

@@ -10,14 +10,14 @@ enum RunPage {
     static let schema = ReportSchema(name: "report.html", columns: [])
 
     static func content(
-        calendar: ReportCalendar, timeZone: String, inputs: [InputStats], counts: IngestCounts, model: SubscriptionModel,
+        calendar: ReportCalendar, timeZone: String, inputs: [InputStats], counts: IngestCounts,
         reports: RunReports,
         offersSigned: Bool, campaigns: [CampaignCounts], freshness: DataFreshness
     ) -> ReportPageContent {
         var content = ReportPageContent(
             asOf: calendar.asOfLabel, timeZone: timeZone, toolVersion: WinbackVersion.current, inputFiles: inputs.count,
-            inputBytes: inputs.reduce(0) { $0 + $1.bytes }, counts: counts, future: model.future,
-            otherProductTypes: model.otherProductTypes,
+            inputBytes: inputs.reduce(0) { $0 + $1.bytes }, counts: counts, future: reports.future,
+            otherProductTypes: reports.otherProductTypes,
             subscriptionsByStatus: RunSummary.statuses.map { (status: $0.rawValue, count: reports.subscriptionsByStatus[$0] ?? 0) },
             familyShared: reports.familyShared, offersSigned: offersSigned, lastFullMonth: calendar.lastFullMonthLabel,
             months: reports.churnMonthly.periods.map(\.label), churnMonthly: reports.churnMonthlyRows,

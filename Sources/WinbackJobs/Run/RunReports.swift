@@ -1,7 +1,8 @@
 import WinbackCore
 
-/// The aggregate report rows of a run, computed once from the model and shared by the CSV writers, the
-/// summary and the page (so every number appears the same everywhere).
+/// The aggregate report rows of a run, built once from the run's ``ReportTallies`` (one machine's, or the
+/// shards' added: docs/sharding.md) and shared by the CSV writers, the summary and the page (so every number
+/// appears the same everywhere).
 public struct RunReports: Sendable {
     /// Monthly churn, one period per month through `D`'s.
     public var churnMonthly: ChurnReport
@@ -9,6 +10,8 @@ public struct RunReports: Sendable {
     public var churnDaily: ChurnReport
     /// The rows of `churn_monthly.csv`, as written.
     public var churnMonthlyRows: [[String?]]
+    /// The rows of `churn_daily.csv`, as written.
+    public var churnDailyRows: [[String?]]
     /// The rows of `expiration_reasons.csv`, as written.
     public var expirationReasons: [[String?]]
     /// The rows of `offer_usage.csv`, as written.
@@ -19,65 +22,44 @@ public struct RunReports: Sendable {
     public var subscriptionsByStatus: [SubscriptionStatus: Int]
     /// Family Sharing subscriptions.
     public var familyShared: Int
+    /// Subscriptions in the model.
+    public var subscriptions: Int
+    /// Subscription transactions purchased at or after `T`.
+    public var future: Int
+    /// Transactions that are not auto-renewable subscriptions.
+    public var otherProductTypes: Int
     /// The rows of `events_daily.csv`, as written.
-    public var eventsDaily: [[String?]] = []
+    public var eventsDaily: [[String?]]
     /// Revenue, MRR and LTV (docs/money.md).
     public var money: MoneyReports
     /// The rows of `campaign_outcomes.csv` (docs/campaigns.md), as written.
     public var campaignOutcomes: [[String?]] = []
 
-    /// Computes the independent reports concurrently (they only read the model). Each report skips the
-    /// Family Sharing timelines itself, so no filtered copy of the timelines is made.
-    public static func concurrent(model: SubscriptionModel, calendar: ReportCalendar, money: MoneyContext) async -> RunReports {
-        let timelines = model.timelines
-        let churnMonths = months(timelines, calendar: calendar)
-        async let monthly = { () -> (ChurnReport, [[String?]]) in
-            let report = ChurnReport(periods: churnMonths, timelines: timelines)
-            return (report, report.rows(productGroups: model.productGroups))
-        }()
-        async let moneyReports = MoneyReports(timelines: timelines, calendar: calendar, context: money, months: churnMonths)
-        async let daily = ChurnReport(periods: calendar.days(count: 90), timelines: timelines)
-        async let expiration = ExpirationReasonsReport.rows(timelines)
-        async let offers = OfferUsageReport.rows(timelines)
-        async let cohorts = RetentionCohortsReport.rows(timelines, calendar: calendar)
-        let events = EventsDailyReport.rows(model.notificationEvents, calendar: calendar)
-        let (churnMonthly, churnMonthlyRows) = await monthly
-        var reports = await RunReports(
-            churnMonthly: churnMonthly, churnDaily: daily, churnMonthlyRows: churnMonthlyRows, expirationReasons: expiration,
-            offerUsage: offers,
-            retentionCohorts: cohorts, money: moneyReports, model: model)
-        reports.eventsDaily = events
-        return reports
+    /// The tables of `tallies`: `churn_monthly` and `mrr_monthly` over the months from the first purchase of a
+    /// non-family subscription through `D`'s; `currency` is the reporting currency.
+    public init(_ tallies: ReportTallies, calendar: ReportCalendar, currency: String?) {
+        let months = calendar.months(from: tallies.firstPurchase == .max ? calendar.asOf - 1 : tallies.firstPurchase)
+        let productGroups = tallies.productGroups.mapValues(\.group)
+        churnMonthly = ChurnReport(periods: months, tally: tallies.churnMonthly)
+        churnDaily = ChurnReport(periods: calendar.days(count: 90), tally: tallies.churnDaily)
+        churnMonthlyRows = churnMonthly.rows(productGroups: productGroups)
+        churnDailyRows = churnDaily.rows(productGroups: productGroups)
+        expirationReasons = ExpirationReasonsReport.rows(tallies.expirationReasons)
+        offerUsage = OfferUsageReport.rows(tallies.offerUsage)
+        retentionCohorts = RetentionCohortsReport.rows(tallies.retentionCohorts)
+        eventsDaily = EventsDailyReport.rows(tallies.eventsDaily)
+        money = MoneyReports(
+            tallies: tallies.money, firstCharge: tallies.firstCharge, firstPaid: tallies.firstPaidSale, mrrMonths: months,
+            calendar: calendar, currency: currency)
+        subscriptionsByStatus = tallies.statuses
+        familyShared = tallies.familyShared
+        subscriptions = tallies.subscriptions
+        future = tallies.future
+        otherProductTypes = tallies.otherProductTypes
     }
 
-    private init(
-        churnMonthly: ChurnReport, churnDaily: ChurnReport, churnMonthlyRows: [[String?]], expirationReasons: [[String?]],
-        offerUsage: [[String?]],
-        retentionCohorts: [[String?]], money: MoneyReports, model: SubscriptionModel
-    ) {
-        self.money = money
-        self.churnMonthly = churnMonthly
-        self.churnDaily = churnDaily
-        self.churnMonthlyRows = churnMonthlyRows
-        self.expirationReasons = expirationReasons
-        self.offerUsage = offerUsage
-        self.retentionCohorts = retentionCohorts
-        var byStatus: [SubscriptionStatus: Int] = [:]
-        var familyShared = 0
-        for timeline in model.timelines {
-            if timeline.isFamilyShared { familyShared += 1 } else { byStatus[timeline.status, default: 0] += 1 }
-        }
-        subscriptionsByStatus = byStatus
-        self.familyShared = familyShared
-    }
-
-    /// The months of `churn_monthly`: from the month of the first purchase of a reportable (not Family
-    /// Sharing) subscription to the as-of month.
-    static func months(_ timelines: [SubscriptionTimeline], calendar: ReportCalendar) -> [ReportPeriod] {
-        var firstPurchase = Int64.max
-        for timeline in timelines where !timeline.isFamilyShared {
-            if let purchase = timeline.transactions.first?.purchaseDate { firstPurchase = min(firstPurchase, purchase) }
-        }
-        return calendar.months(from: firstPurchase == .max ? calendar.asOf - 1 : firstPurchase)
+    /// The reports of `model` on one machine.
+    public static func of(_ model: SubscriptionModel, calendar: ReportCalendar, money: MoneyContext) async -> RunReports {
+        RunReports(await ReportTallies.make(model, calendar: calendar, context: money), calendar: calendar, currency: money.settings.currency)
     }
 }

@@ -8,7 +8,7 @@ enum RunSummary {
     static let statuses: [SubscriptionStatus] = [.active, .expired, .billingRetry, .billingGracePeriod, .revoked]
 
     static func json(
-        calendar: ReportCalendar, timeZone: String, offersSigned: Bool, counts: IngestCounts, model: SubscriptionModel,
+        calendar: ReportCalendar, timeZone: String, offersSigned: Bool, counts: IngestCounts,
         reports: RunReports, campaigns: [(String, JSONValue)], retentionRequests: JSONValue = .array([])
     ) -> JSONValue {
         let label = calendar.lastFullMonthLabel
@@ -21,7 +21,7 @@ enum RunSummary {
         }
         return JSONText.object([
             ("asOf", .string(calendar.asOfLabel)), ("timeZone", .string(timeZone)), ("offersSigned", .bool(offersSigned)),
-            ("records", counts.summaryJSON(extra: [("future", model.future), ("otherProductTypes", model.otherProductTypes)])),
+            ("records", counts.summaryJSON(extra: [("future", reports.future), ("otherProductTypes", reports.otherProductTypes)])),
             (
                 "subscriptionsByStatus",
                 JSONText.object(statuses.map { ($0.rawValue, JSONValue.integer(Int64(reports.subscriptionsByStatus[$0] ?? 0))) })

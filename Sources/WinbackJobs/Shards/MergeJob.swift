@@ -2,11 +2,14 @@ import Crypto
 import Foundation
 import WinbackCore
 import WinbackIO
+import WinbackIngest
 
-/// `winback merge` (docs/sharding.md): the shards' partials checked (``PartialSet``), replayed in input order
-/// (``PartialReplay``), then the stages of a one-machine run — model, reports, campaigns selected over all
-/// accounts (cooldown, `maxOffers`, holdout), signing, the ledger (the merge is its single writer) and
-/// publishing `dt=<D>` — so the day is the one a single machine would have published.
+/// `winback merge` (docs/sharding.md): the shards' partials checked (``PartialSet``), then combined without
+/// holding the subscriptions: rejects and `subscriptions` rows streamed in a k-way merge (input order, key
+/// order), the tables' counters added, campaigns selected over every shard's candidates (cooldown,
+/// `maxOffers`, holdout), signing, the ledger (the merge is its single writer) and publishing `dt=<D>` — the
+/// day a single machine would have published. Its memory grows with the campaign candidates and the
+/// outcome cohorts, not with the subscriptions.
 public enum MergeJob {
     /// Merges the partials in `partialDirectories` (relative to the current directory) into the run `options` describe.
     public static func run(_ options: RunOptions, partialDirectories: [String]) async throws -> RunJob.Outcome {
@@ -17,9 +20,133 @@ public enum MergeJob {
         // merge leaves nothing behind.
         let loaded = try LoadedConfig.load(path: options.configPath)
         let asOf = try RunJob.calendar(config: loaded.config, asOf: options.asOf, now: options.now()).asOfLabel
-        let partials = try PartialSet.load(partialDirectories, configSha256: HexDigest.string(SHA256.hash(data: loaded.bytes)), asOf: asOf)
+        let set = try PartialSet.load(partialDirectories, configSha256: HexDigest.string(SHA256.hash(data: loaded.bytes)), asOf: asOf)
         let context = try RunContext.prepare(options)
         defer { withExtendedLifetime(context.lock) {} }
-        return try await RunJob.finish(try await RunJob.ingest(context, partials: partials), context)
+
+        var ingested = RunJob.ingested(
+            IngestResult(
+                counts: set.partials.reduce(into: IngestCounts()) { $0.add($1.manifest.counts) }, deduplicated: Deduplicator(),
+                inputs: set.inputs, inputWarnings: set.inputWarnings,
+                filesFromStore: set.partials.reduce(0) { $0 + $1.manifest.filesFromStore }),
+            rejects: try mergeRejects(set, context), context)
+
+        let phase = PhaseProgress(phase: "reports", isQuiet: context.options.isQuiet)
+        var tallies = ReportTallies()
+        var members = TallyTable()
+        for partial in set.partials {
+            let (shardTallies, shardMembers) = try readTallies(partial)
+            tallies.add(shardTallies)
+            members.add(shardMembers)
+        }
+        ingested.outputs += try mergeSubscriptions(set, context, expected: tallies.subscriptions)
+        let reports = try RunJob.writeAggregateTables(
+            RunReports(tallies, calendar: context.calendar, currency: context.money.settings.currency), context,
+            measuring: { cohorts in
+                let digest = OutcomeCohorts.digest(cohorts)
+                for partial in set.partials where partial.manifest.outcomeCohortsSha256 != digest {
+                    throw JobError.usage(
+                        "--partials: shard \(partial.manifest.shard) measured other campaign-outcome cohorts than the ledger "
+                            + "\(context.ledger?.path ?? "") holds (was that ledger where the shards could read it?); run the shards "
+                            + "again with the merge's ledger")
+                }
+                return members
+            }, into: &ingested.outputs, phase: phase)
+
+        let candidates = try readCandidates(set, campaigns: context.campaigns)
+        let campaigns = try RunJob.runCampaigns(
+            { candidates[$0.id] ?? [] }, context, isSigning: !ingested.isOverThreshold, into: &ingested.outputs)
+        return try RunJob.publish(ingested, reports: reports, campaigns: campaigns, context)
+    }
+
+    /// `rejects.ndjson.gz`: the shards' rejects in input order (file, line, index on the line), a k-way merge.
+    private static func mergeRejects(_ set: PartialSet, _ context: RunContext) throws -> OutputStats {
+        let writer = try ReportFileWriter(directory: context.temporary, schema: ReportSchema.rejects, isCSV: false)
+        let isVerbose = context.options.isVerbose
+        let readers = try set.partials.map { partial throws(JobError) in try partial.records(PartialManifest.rejectsFile) }
+        func next(_ shard: Int) throws -> (key: [Int], fields: [[UInt8]])? {
+            guard let fields = try readers[shard].next(fields: 5) else { return nil }
+            let key = fields[0..<3].compactMap { Int(String(decoding: $0, as: UTF8.self)) }
+            guard key.count == 3 else {
+                throw JobError.io(IOError(path: set.partials[shard].directory, reason: "unusable partial file: a reject without its place"))
+            }
+            return (key, fields)
+        }
+        var heads = try readers.indices.map(next)
+        while let shard = heads.indices.filter({ heads[$0] != nil }).min(by: { heads[$0]!.key.lexicographicallyPrecedes(heads[$1]!.key) }),
+            let head = heads[shard]
+        {
+            try writer.write(line: String(decoding: head.fields[3], as: UTF8.self) + "\n")
+            if isVerbose { FileHandle.standardError.write(Data(head.fields[4] + [UInt8(ascii: "\n")])) }
+            heads[shard] = try next(shard)
+        }
+        return try writer.finish()
+    }
+
+    /// `subscriptions` (and its Parquet twin): the shards' rows in `originalTransactionId` order, a k-way merge.
+    /// A subscription in two partials (a relabelled or copied partial) exits 74: a subscription belongs to one shard.
+    private static func mergeSubscriptions(_ set: PartialSet, _ context: RunContext, expected: Int) throws -> [OutputStats] {
+        let writer = try TableWriter(.subscriptions, directory: context.temporary, formats: context.config.report.formats)
+        let readers = try set.partials.map { partial throws(JobError) in try partial.records(PartialManifest.subscriptionsFile) }
+        func next(_ shard: Int) throws(JobError) -> (id: CompactIdentifier, text: String, line: [UInt8])? {
+            guard let fields = try readers[shard].next(fields: 2) else { return nil }
+            let text = String(decoding: fields[0], as: UTF8.self)
+            return (CompactIdentifier(text), text, fields[1])
+        }
+        var heads = try readers.indices.map(next)
+        var previous: (id: CompactIdentifier, shard: Int)?
+        var written = 0
+        while let shard = heads.indices.filter({ heads[$0] != nil }).min(by: { CompactIdentifier.precedes(heads[$0]!.id, heads[$1]!.id) }),
+            let head = heads[shard]
+        {
+            if let previous, previous.id == head.id {
+                throw JobError.io(
+                    IOError(
+                        path: set.partials[shard].directory + "/" + PartialManifest.subscriptionsFile,
+                        reason: "subscription \(head.text) is also in shard \(set.partials[previous.shard].manifest.shard)'s partial: "
+                            + "a subscription belongs to one shard"))
+            }
+            previous = (head.id, shard)
+            try writer.csv.write { $0.append(contentsOf: head.line) }
+            written += 1
+            heads[shard] = try next(shard)
+        }
+        guard written == expected else {
+            throw JobError.io(
+                IOError(path: set.partials[0].directory, reason: "the partials hold \(written) subscriptions, their tallies \(expected)"))
+        }
+        return try writer.finish()
+    }
+
+    /// A partial's ``ReportTallies`` and campaign-outcome members' tally.
+    private static func readTallies(_ partial: PartialSet.Partial) throws(JobError) -> (ReportTallies, TallyTable) {
+        let reader = try partial.records(PartialManifest.talliesFile)
+        guard let fields = try reader.next(fields: 2), try reader.next(fields: 2) == nil,
+            let tallies = (try? JSONParser.parse(fields[0])).flatMap(ReportTallies.init(json:)),
+            let members = (try? JSONParser.parse(fields[1])).flatMap(TallyTable.init(json:))
+        else {
+            throw .io(IOError(path: partial.directory + "/" + PartialManifest.talliesFile, reason: "unusable partial file: not the tallies"))
+        }
+        return (tallies, members)
+    }
+
+    /// Every shard's campaign candidates, by campaign id (candidates of a campaign not in the config are refused).
+    private static func readCandidates(_ set: PartialSet, campaigns: [Campaign]) throws(JobError) -> [String: [EligibleAccount]] {
+        let byId = Dictionary(campaigns.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var candidates: [String: [EligibleAccount]] = [:]
+        for partial in set.partials {
+            let reader = try partial.records(PartialManifest.candidatesFile)
+            while let fields = try reader.next(fields: 2) {
+                let id = String(decoding: fields[0], as: UTF8.self)
+                guard let campaign = byId[id], let account = CandidateRecord.account(fields[1], campaign: campaign) else {
+                    throw .io(
+                        IOError(
+                            path: partial.directory + "/" + PartialManifest.candidatesFile,
+                            reason: "unusable partial file: a candidate of campaign '\(id)' that this config does not read"))
+                }
+                candidates[id, default: []].append(account)
+            }
+        }
+        return candidates
     }
 }

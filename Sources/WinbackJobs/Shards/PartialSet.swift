@@ -10,9 +10,10 @@ struct PartialSet {
     struct Partial {
         var directory: String
         var manifest: PartialManifest
-        /// The entry of input `index`.
-        func entryPath(_ index: Int) -> String {
-            directory + "/" + PartialManifest.entriesDirectory + "/" + manifest.inputs[index].entry
+        /// A reader of the record file `name` (one of ``PartialManifest/recordFiles``).
+        func records(_ name: String) throws(JobError) -> PartialRecordReader {
+            guard let expected = manifest.files[name] else { throw .internalError("partial file \(name) unknown") }
+            return try PartialRecordReader(path: directory + "/" + name, expected: expected)
         }
     }
 
@@ -20,7 +21,7 @@ struct PartialSet {
     let partials: [Partial]
 
     /// The inputs every shard read, in input order.
-    var inputs: [InputStats] { partials[0].manifest.inputs.map(\.stats) }
+    var inputs: [InputStats] { partials[0].manifest.inputs }
     /// Warnings about the inputs, as the shards saw them.
     var inputWarnings: [String] { partials[0].manifest.inputWarnings }
 
@@ -74,9 +75,9 @@ struct PartialSet {
                 "--partials: shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(count)" }.joined(separator: ", ")) missing")
         }
         let ordered = (0..<count).compactMap { byIndex[$0] }
-        let inputs = ordered[0].manifest.inputs.map(\.stats)
-        for partial in ordered.dropFirst() where partial.manifest.inputs.map(\.stats) != inputs {
-            let differing = zip(partial.manifest.inputs.map(\.stats), inputs).first { $0 != $1 }.map { "\($0.0.path)" }
+        let inputs = ordered[0].manifest.inputs
+        for partial in ordered.dropFirst() where partial.manifest.inputs != inputs {
+            let differing = zip(partial.manifest.inputs, inputs).first { $0 != $1 }.map { "\($0.0.path)" }
             throw .usage(
                 "--partials: shard \(partial.manifest.shard) read other inputs than shard \(ordered[0].manifest.shard) "
                     + (differing.map { "(\($0) differs)" } ?? "(\(partial.manifest.inputs.count) files against \(inputs.count))"))

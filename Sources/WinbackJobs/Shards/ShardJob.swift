@@ -1,14 +1,17 @@
 import Crypto
 import Foundation
 import WinbackCore
+import WinbackCrypto
 import WinbackIO
 import WinbackIngest
 
 /// `winback run --shard i/N --partial DIR` (docs/sharding.md): reads every input, verifies only the shard's
-/// records and writes their outcomes as a partial (``PartialManifest``) for `winback merge`. It publishes
-/// nothing and never opens the ledger. With the verified store, the shard's entries live in
-/// `<store>/shard-<i>-of-<N>/` (keyed by `i/N`, so they never serve another sharding) and are linked into
-/// the partial; with `--no-store` they are written straight into it.
+/// records, builds the model of the subscriptions it owns (every record of a subscription is in its owner's
+/// shard) and writes what the merge combines (``PartialManifest``): the subscriptions' rows in key order, its
+/// rejects in input order, the additive counters of every table, the campaign candidates and the measures of
+/// the campaign-outcome cohorts' members. It publishes nothing and writes no ledger (it reads the cohorts from
+/// it, when there is one). With the verified store, the shard's entries live in `<store>/shard-<i>-of-<N>/`
+/// (keyed by `i/N`, so they never serve another sharding).
 public enum ShardJob {
     /// Runs shard `shard`; returns the summary line.
     public static func run(_ options: RunOptions, shard: ShardSpec) async throws -> String {
@@ -18,82 +21,110 @@ public enum ShardJob {
         let loaded = try LoadedConfig.load(path: options.configPath)
         let calendar = try RunJob.calendar(config: loaded.config, asOf: options.asOf, now: options.now())
         var warnings: [String] = []
+        let campaigns: [Campaign]
         do {
-            _ = try CampaignParser.parse(loaded.config.campaigns, warnings: &warnings)  // fail fast, as the merge would
+            campaigns = try CampaignParser.parse(loaded.config.campaigns, warnings: &warnings)  // fail fast, as the merge would
         } catch {
             throw JobError.config(file: loaded.path, error)
         }
+        let money = try loaded.moneyContext(calendar: calendar)
         let partial = FileSystem.resolve(partialOption, against: FileManager.default.currentDirectoryPath)
-        let entries = partial + "/" + PartialManifest.entriesDirectory
-        try preparePartialDirectory(partial, entries: entries)
+        try preparePartialDirectory(partial)
 
-        let digest = VerifiedStore.verifierDigest(loaded.ingestSettings, shard: shard)
-        let store: VerifiedStore
-        if options.usesStore {
-            let root = loaded.storeDirectory(ledgerPath: loaded.ledgerPath(override: options.ledgerOverride))
-            store = try VerifiedStore(directory: root + "/shard-\(shard.index)-of-\(shard.count)", verifierDigest: digest, isKeyed: true)
-        } else {
-            store = try VerifiedStore(directory: entries, verifierDigest: digest, isKeyed: true)
-        }
+        let ledgerPath = loaded.ledgerPath(override: options.ledgerOverride)
+        let store =
+            options.usesStore
+            ? try VerifiedStore(
+                directory: loaded.storeDirectory(ledgerPath: ledgerPath) + "/shard-\(shard.index)-of-\(shard.count)",
+                verifierDigest: VerifiedStore.verifierDigest(loaded.ingestSettings, shard: shard), isKeyed: true) : nil
         let isQuiet = options.isQuiet
-        let (files, inputWarnings) = try InputDiscovery.discover(loaded)
-        let result = try await IngestStage.run(
-            loaded.ingestSettings, files: files, inputWarnings: inputWarnings, isQuiet: isQuiet, store: store, shard: shard,
+        let (discovered, inputWarnings) = try InputDiscovery.discover(loaded)
+        var files: [String: PartialManifest.FileDigest] = [:]
+        let fileIndexes = Dictionary(discovered.enumerated().map { ($1.relativePath, $0) }, uniquingKeysWith: { first, _ in first })
+        let rejects = try PartialRecordWriter(directory: partial, name: PartialManifest.rejectsFile)
+        var result = try await IngestStage.run(
+            loaded.ingestSettings, files: discovered, inputWarnings: inputWarnings, isQuiet: isQuiet, store: store, shard: shard,
             warn: { RunJob.warn("warning: \($0)", isQuiet: isQuiet) }
-        ) { _ in }
-
-        var inputs: [PartialManifest.Input] = []
-        for stats in result.inputs {
-            let name = store.name(path: stats.path, size: stats.bytes, sha256: stats.sha256)
-            let source = store.directory + "/" + name
-            guard FileManager.default.fileExists(atPath: source) else {
-                throw JobError.io(
-                    IOError(
-                        path: store.directory,
-                        reason: "the shard's entry for \(stats.path) was not written: \(store.writeFailure(path: stats.path) ?? "no entry")"
-                    ))
-            }
-            if store.directory != entries { try link(source, into: entries + "/" + name) }
-            inputs.append(PartialManifest.Input(stats: stats, entry: name))
+        ) { rejection, order in
+            try rejects.append([
+                Array(String(fileIndexes[rejection.location.source] ?? 0).utf8), Array(String(order.line).utf8),
+                Array(String(order.index).utf8), Array(rejection.jsonLine.utf8), Array(rejection.diagnostic.utf8),
+            ])
         }
+        files[PartialManifest.rejectsFile] = digest(try rejects.finish())
         let counts = result.counts
+
+        let phase = PhaseProgress(phase: "model", isQuiet: isQuiet)
+        let model = RunJob.model(taking: &result.deduplicated, calendar: calendar, gracePeriodDays: loaded.config.report.gracePeriodDays)
+        phase.advance(by: model.timelines.count)
+        phase.finish()
+        let reports = PhaseProgress(phase: "reports", isQuiet: isQuiet)
+        async let tallies = ReportTallies.make(model, calendar: calendar, context: money)
+        let subscriptions = try PartialRecordWriter(directory: partial, name: PartialManifest.subscriptionsFile)
+        for timeline in model.timelines {
+            try subscriptions.append { bytes in
+                PartialRecordWriter.appendField(timeline.originalTransactionId.utf8, to: &bytes)
+                let lengthAt = bytes.count
+                PartialRecordWriter.appendField([UInt8](), to: &bytes)
+                SubscriptionsReport.append(timeline, to: &bytes)
+                let length = UInt32(bytes.count - lengthAt - 4)
+                for offset in 0..<4 { bytes[lengthAt + offset] = UInt8(truncatingIfNeeded: length >> UInt32(8 * offset)) }
+            }
+        }
+        files[PartialManifest.subscriptionsFile] = digest(try subscriptions.finish())
+
+        let selector = CampaignSelector(holdoutBucket: HoldoutHash.bucket)
+        let candidates = try PartialRecordWriter(directory: partial, name: PartialManifest.candidatesFile)
+        for campaign in campaigns.sorted(by: { CodePointOrder.less($0.id, $1.id) }) {
+            for account in selector.candidates(campaign, timelines: model.timelines, asOf: calendar.asOf) {
+                try candidates.append(CandidateRecord.fields(account))
+            }
+        }
+        files[PartialManifest.candidatesFile] = digest(try candidates.finish())
+
+        let cohorts = campaigns.isEmpty ? [] : try OutcomeCohorts.read(ledgerPath: ledgerPath, calendar: calendar)
+        let members = OutcomeCohorts.memberTally(cohorts, timelines: model.timelines, asOf: calendar.asOf, money: money)
+        let talliesFile = try PartialRecordWriter(directory: partial, name: PartialManifest.talliesFile)
+        try talliesFile.append([Array(JSONText.render((await tallies).json).utf8), Array(JSONText.render(members.json).utf8)])
+        files[PartialManifest.talliesFile] = digest(try talliesFile.finish())
+        reports.advance(by: model.timelines.count)
+        reports.finish()
+
         let manifest = PartialManifest(
             shard: shard, asOf: calendar.asOfLabel, configSha256: HexDigest.string(SHA256.hash(data: loaded.bytes)),
-            winbackVersion: WinbackVersion.current, inputs: inputs, inputWarnings: result.inputWarnings, read: counts.read,
-            accepted: counts.accepted, rejected: counts.rejected)
+            winbackVersion: WinbackVersion.current, inputs: result.inputs, inputWarnings: result.inputWarnings, counts: counts,
+            filesFromStore: result.filesFromStore, outcomeCohortsSha256: OutcomeCohorts.digest(cohorts), files: files)
         try FileSystem.writeAtomically(Array(manifest.rendered().utf8), to: partial + "/" + PartialManifest.fileName)
-        store.prune()
+        store?.prune()
+        if options.exitsAfterRun { ExitReclaim.keep(model) }
         return JSONText.render(
             JSONText.object([
                 ("command", .string("run")), ("shard", .string(shard.description)), ("asOf", .string(calendar.asOfLabel)),
-                ("partial", .string(partial)), ("records", counts.summaryJSON()),
-                ("filesFromStore", .integer(Int64(result.filesFromStore))),
+                ("partial", .string(partial)),
+                ("records", counts.summaryJSON(extra: [("future", model.future), ("otherProductTypes", model.otherProductTypes)])),
+                ("subscriptions", .integer(Int64(model.timelines.count))), ("filesFromStore", .integer(Int64(result.filesFromStore))),
                 ("exitCode", .integer(0)),
             ]))
     }
 
-    /// Creates `partial` and an empty `entries/`; a previous partial there is removed first (`partial.json`
-    /// before anything else, so an interrupted shard never leaves a partial that looks finished).
-    private static func preparePartialDirectory(_ partial: String, entries: String) throws(JobError) {
+    /// What `partial.json` records of a written record file.
+    private static func digest(_ stats: OutputStats) -> PartialManifest.FileDigest {
+        PartialManifest.FileDigest(bytes: stats.bytes, sha256: stats.sha256, records: stats.rows)
+    }
+
+    /// Creates `partial`, removing a previous partial there (`partial.json` before anything else, so an
+    /// interrupted shard never leaves a partial that looks finished; then the record files and a format-1
+    /// partial's `entries/`).
+    private static func preparePartialDirectory(_ partial: String) throws(JobError) {
         let manager = FileManager.default
         do {
             try manager.createDirectory(atPath: partial, withIntermediateDirectories: true)
-            let manifest = partial + "/" + PartialManifest.fileName
-            if manager.fileExists(atPath: manifest) { try manager.removeItem(atPath: manifest) }
-            if manager.fileExists(atPath: entries) { try manager.removeItem(atPath: entries) }
-            try manager.createDirectory(atPath: entries, withIntermediateDirectories: true)
+            for name in [PartialManifest.fileName] + PartialManifest.recordFiles + ["entries"] {
+                let path = partial + "/" + name
+                if manager.fileExists(atPath: path) { try manager.removeItem(atPath: path) }
+            }
         } catch {
             throw .io(IOError(path: partial, reason: "cannot prepare the partial directory (\(error.localizedDescription))"))
-        }
-    }
-
-    /// A hard link of the store's entry in the partial (a copy across file systems).
-    private static func link(_ source: String, into destination: String) throws(JobError) {
-        if Foundation.link(source, destination) == 0 { return }
-        do {
-            try FileManager.default.copyItem(atPath: source, toPath: destination)
-        } catch {
-            throw .io(IOError(path: destination, reason: "cannot copy the shard's entry (\(error.localizedDescription))"))
         }
     }
 }

@@ -27,7 +27,7 @@ public enum VerifyJob {
         _ = try loaded.moneyContext(calendar: try RunJob.calendar(config: loaded.config, asOf: nil, now: Date()))
         let (files, inputWarnings) = try InputDiscovery.discover(loaded)
         let result = try await IngestStage.run(loaded.ingestSettings, files: files, inputWarnings: inputWarnings, isQuiet: isQuiet) {
-            rejection in
+            rejection, _ in
             writeLine(rejection.jsonLine)
             if isVerbose { FileHandle.standardError.write(Data((rejection.diagnostic + "\n").utf8)) }
         }
