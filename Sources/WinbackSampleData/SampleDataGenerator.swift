@@ -27,6 +27,8 @@ public struct SampleDataGenerator: Sendable {
     public var subscriptions: Int
     /// The seed: equal seeds give equal payloads and keys.
     public var seed: UInt64
+    /// The share (0–1) of subscriptions whose customer already has another (``SubscriptionSimulator/sharedAccountShare``).
+    public var sharedAccountShare = 0.0
 
     /// A generator of `subscriptions` subscriptions from `seed`.
     public init(subscriptions: Int, seed: UInt64) {
@@ -48,6 +50,7 @@ public struct SampleDataGenerator: Sendable {
         let pki = try TestPKI.make(seed: seed)
         let signer = Signer(pki: pki)
         var simulator = SubscriptionSimulator(sampleSeed: seed)
+        simulator.sharedAccountShare = sharedAccountShare
         var dataset = SampleDataset(subscriptionCount: subscriptions)
 
         // 1 and 2 stream: chunks of subscriptions are simulated in order, signed on all cores, and appended in

@@ -19,9 +19,13 @@ public enum SampleDataJob {
         public var summaryLine: String
     }
 
-    /// Writes a signed synthetic export, its TEST-ONLY PKI and key, and `winback.json` into `outputDirectory`.
-    public static func run(outputDirectory: String, subscriptions: Int, seed: UInt64) async throws -> Outcome {
-        let generator = SampleDataGenerator(subscriptions: subscriptions, seed: seed)
+    /// Writes a signed synthetic export, its TEST-ONLY PKI and key, and `winback.json` into `outputDirectory`;
+    /// `sharedAccountShare` of the subscriptions belong to a customer who already has another.
+    public static func run(outputDirectory: String, subscriptions: Int, seed: UInt64, sharedAccountShare: Double = 0) async throws
+        -> Outcome
+    {
+        var generator = SampleDataGenerator(subscriptions: subscriptions, seed: seed)
+        generator.sharedAccountShare = sharedAccountShare
         let root = FileSystem.resolve(outputDirectory, against: FileManager.default.currentDirectoryPath)
         var streamed: [(path: String, handle: FileHandle)] = []
         var streamedBytes = 0

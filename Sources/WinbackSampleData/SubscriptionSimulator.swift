@@ -30,6 +30,12 @@ public struct SubscriptionSimulator {
     public var anchor: Int64
     private var random: SeededRandom
     private var nextTransaction: Int64 = 2_000_000_900_000_000
+    /// The share (0–1) of subscriptions with an app account token whose customer already has another
+    /// subscription: the token of an earlier one is used again (accounts across shards, docs/sharding.md). With 0
+    /// (the default) no random number is drawn for it, so the sample stays as it was.
+    public var sharedAccountShare = 0.0
+    /// The tokens given so far, when ``sharedAccountShare`` is above 0.
+    private var tokens: [String] = []
 
     static let storefronts: [(String, String, String)] = [
         ("USA", "143441", "USD"), ("GBR", "143444", "GBP"), ("DEU", "143443", "EUR"), ("FRA", "143442", "EUR"),
@@ -111,7 +117,14 @@ public struct SubscriptionSimulator {
     public mutating func simulate(index: Int) -> SimulatedSubscription {
         var product = random.weighted([(SampleProduct.monthly, 0.6), (SampleProduct.annual, 0.25), (SampleProduct.proMonthly, 0.15)])
         let storefront = Self.storefronts[Int(random.int(in: 0...Int64(Self.storefronts.count - 1)))]
-        let token: String? = random.chance(0.8) ? random.uuid() : nil
+        var token: String? = random.chance(0.8) ? random.uuid() : nil
+        if sharedAccountShare > 0, let fresh = token {
+            if !tokens.isEmpty, random.chance(sharedAccountShare) {
+                token = tokens[Int(random.int(in: 0...Int64(tokens.count - 1)))]
+            } else {
+                tokens.append(fresh)
+            }
+        }
         let isFamily = random.chance(0.04)
         let appTransactionId = String(704_289_575_346_000_000 + Int64(index) * 7919)
         let start = anchor - random.int(in: 3...720) * Self.day - random.int(in: 0...(Self.day - 1))

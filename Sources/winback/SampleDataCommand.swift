@@ -17,13 +17,22 @@ struct SampleDataCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seed of the simulation and of the test keys.")
     var seed: UInt64 = 42
 
+    @Option(
+        name: .long,
+        help: "Share (0 to 1) of subscriptions whose customer already has another one (an app account token used again).")
+    var sharedAccounts: Double = 0
+
     func validate() throws {
         guard subscriptions > 0 else { throw ValidationError("--subscriptions: expected a positive integer, found \(subscriptions)") }
+        guard (0...1).contains(sharedAccounts) else {
+            throw ValidationError("--shared-accounts: expected a share from 0 to 1, found \(sharedAccounts)")
+        }
     }
 
     func run() async throws {
         try await CommandSupport.run(command: "sample-data") {
-            let outcome = try await SampleDataJob.run(outputDirectory: out, subscriptions: subscriptions, seed: seed)
+            let outcome = try await SampleDataJob.run(
+                outputDirectory: out, subscriptions: subscriptions, seed: seed, sharedAccountShare: sharedAccounts)
             CommandSupport.writeStdout(outcome.summaryLine)
             return ExitStatus.success
         }

@@ -68,7 +68,8 @@ import WinbackTestSupport
     @Test func shardsMeasureTheLedgersCohortsAsOneMachine() async throws {
         let shared = try CommandRunner.temporaryDirectory("shards-outcomes")
         let before = shared.appendingPathComponent("before.sqlite")
-        _ = try await RunGoldenTests.run(into: shared.appendingPathComponent("day-before"), ledger: before, asOf: "2026-11-18", usesStore: false)
+        _ = try await RunGoldenTests.run(
+            into: shared.appendingPathComponent("day-before"), ledger: before, asOf: "2026-11-18", usesStore: false)
         func ledger(_ name: String) throws -> URL {
             let copy = shared.appendingPathComponent(name + ".sqlite")
             try FileManager.default.copyItem(at: before, to: copy)
@@ -94,7 +95,8 @@ import WinbackTestSupport
         for index in 0..<3 {
             blind.append(shared.appendingPathComponent("blind-\(index)"))
             try await Self.shard(
-                try #require(ShardSpec(index: index, count: 3)), partial: blind[index], ledger: shared.appendingPathComponent("absent.sqlite"))
+                try #require(ShardSpec(index: index, count: 3)), partial: blind[index],
+                ledger: shared.appendingPathComponent("absent.sqlite"))
         }
         await #expect {
             _ = try await Self.merge(blind, into: shared.appendingPathComponent("refused"), ledger: try ledger("refused"))
@@ -243,7 +245,8 @@ import WinbackTestSupport
             try FileManager.default.copyItem(at: Self.partials.appendingPathComponent("a1"), to: forged)
             let name = "subscriptions.wbr"
             try FileManager.default.removeItem(at: forged.appendingPathComponent(name))
-            try FileManager.default.copyItem(at: Self.partials.appendingPathComponent("a0/" + name), to: forged.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: Self.partials.appendingPathComponent("a0/" + name), to: forged.appendingPathComponent(name))
             let digest = { (url: URL) throws -> String in
                 let text = try String(contentsOf: url.appendingPathComponent("partial.json"), encoding: .utf8)
                 let start = try #require(text.range(of: "\"\(name)\":{"))

@@ -9,8 +9,8 @@ import WinbackTestSupport
 @Suite(.serialized) struct VerifiedStoreTests {
     /// Every published file of `dt=<D>` in `output`, by name, byte for byte but for the offers' ECDSA
     /// signatures (randomised) and the manifest's sizes and digests that follow from them.
-    static func published(_ output: URL) throws -> [String: String] {
-        let day = output.appendingPathComponent("dt=\(RunGoldenTests.asOf)")
+    static func published(_ output: URL, asOf: String = RunGoldenTests.asOf) throws -> [String: String] {
+        let day = output.appendingPathComponent("dt=\(asOf)")
         var files: [String: String] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: day.path) {
             let url = day.appendingPathComponent(name)

@@ -76,7 +76,8 @@ public struct CampaignSelector: Sendable {
     /// smaller `originalTransactionId`.
     private func isBetter(_ candidate: EligibleAccount, than existing: EligibleAccount) -> Bool {
         candidate.paidDays > existing.paidDays
-            || (candidate.paidDays == existing.paidDays && IdentifierOrder.less(candidate.originalTransactionId, existing.originalTransactionId))
+            || (candidate.paidDays == existing.paidDays
+                && IdentifierOrder.less(candidate.originalTransactionId, existing.originalTransactionId))
     }
 
     /// What the rules measured on the way: the `eligible_accounts` columns beyond the subscription's own.

@@ -29,7 +29,8 @@ public struct MoneyReports: Sendable {
         tallies: ReportTallies.Money, firstCharge: Int64, firstPaid: Int64, mrrMonths: [ReportPeriod], calendar: ReportCalendar,
         currency: String?
     ) {
-        revenueMonthly = RevenueReport(periods: firstCharge == .max ? [] : calendar.months(from: firstCharge), tally: tallies.revenueMonthly)
+        revenueMonthly = RevenueReport(
+            periods: firstCharge == .max ? [] : calendar.months(from: firstCharge), tally: tallies.revenueMonthly)
         revenueDaily = RevenueReport(periods: calendar.days(count: 90), tally: tallies.revenueDaily)
         ltv = LTVCohortsReport(months: firstPaid == .max ? [] : calendar.months(from: firstPaid), calendar: calendar, tally: tallies.ltv)
         mrr = MRRReport(periods: mrrMonths, tally: tallies.mrr)

@@ -77,7 +77,8 @@ public struct ChurnReport: Sendable {
         var table = TallyTable()
         for (index, period) in periods.enumerated() {
             for (product, counts) in cells[index] where !counts.isZero {
-                let values = [counts.activeStart, counts.activeEnd, counts.new, counts.reactivated, counts.churned]
+                let values =
+                    [counts.activeStart, counts.activeEnd, counts.new, counts.reactivated, counts.churned]
                     + LapseReason.allCases.map { counts.byReason[$0] ?? 0 }
                 table.add([period.label, product.productId, product.billingPlanType], values.map(Int64.init))
             }

@@ -79,7 +79,8 @@ public enum RetentionCohortsReport {
             lhs[0] != rhs[0]
                 ? (lhs[0] ?? "") < (rhs[0] ?? "")
                 : ProductPlan.precedes(
-                    ProductPlan(productId: lhs[1] ?? "", billingPlanType: lhs[2]), ProductPlan(productId: rhs[1] ?? "", billingPlanType: rhs[2]))
+                    ProductPlan(productId: lhs[1] ?? "", billingPlanType: lhs[2]),
+                    ProductPlan(productId: rhs[1] ?? "", billingPlanType: rhs[2]))
         }
         var rows: [[String?]] = []
         for key in keys {

@@ -32,11 +32,14 @@ enum OutcomeCohorts {
 
     /// What the members whose subscriptions are among `timelines` did in each window
     /// (``CampaignOutcomesReport/memberTally(_:timelines:asOf:context:)``).
-    static func memberTally(_ cohorts: [CampaignCohort], timelines: [SubscriptionTimeline], asOf: Int64, money: MoneyContext) -> TallyTable {
+    static func memberTally(_ cohorts: [CampaignCohort], timelines: [SubscriptionTimeline], asOf: Int64, money: MoneyContext) -> TallyTable
+    {
         guard !cohorts.isEmpty else { return TallyTable() }
         let wanted = Set(cohorts.flatMap { $0.members.map(\.originalTransactionId) })
         var members: [String: SubscriptionTimeline] = [:]
-        for timeline in timelines where wanted.contains(timeline.originalTransactionId) { members[timeline.originalTransactionId] = timeline }
+        for timeline in timelines where wanted.contains(timeline.originalTransactionId) {
+            members[timeline.originalTransactionId] = timeline
+        }
         return CampaignOutcomesReport.memberTally(cohorts, timelines: members, asOf: asOf, context: money)
     }
 
@@ -45,9 +48,11 @@ enum OutcomeCohorts {
     static func digest(_ cohorts: [CampaignCohort]) -> String {
         var hasher = SHA256()
         for cohort in cohorts {
-            var text = "\(JSONText.quoted(cohort.campaignId)) \(cohort.selectedOn) \(cohort.windowStart) \(JSONText.quoted(cohort.audience))\n"
+            var text =
+                "\(JSONText.quoted(cohort.campaignId)) \(cohort.selectedOn) \(cohort.windowStart) \(JSONText.quoted(cohort.audience))\n"
             for member in cohort.members {
-                text += "  \(JSONText.quoted(member.originalTransactionId)) \(member.variant.rawValue) "
+                text +=
+                    "  \(JSONText.quoted(member.originalTransactionId)) \(member.variant.rawValue) "
                     + "\(member.offerIdentifier.map(JSONText.quoted) ?? "-")\n"
             }
             hasher.update(data: Array(text.utf8))

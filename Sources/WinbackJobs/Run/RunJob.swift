@@ -124,7 +124,8 @@ public enum RunJob {
         outputs += try subscriptions.finish()
         let reports = RunReports(await tallies, calendar: context.calendar, currency: context.money.settings.currency)
         return try writeAggregateTables(
-            reports, context, measuring: { OutcomeCohorts.memberTally($0, timelines: model.timelines, asOf: calendar.asOf, money: money) }, into: &outputs, phase: phase)
+            reports, context, measuring: { OutcomeCohorts.memberTally($0, timelines: model.timelines, asOf: calendar.asOf, money: money) },
+            into: &outputs, phase: phase)
     }
 
     /// The aggregate tables of `reports` and `campaign_outcomes`, whose cohort members `measuring` measures
@@ -211,7 +212,8 @@ public enum RunJob {
             ) { recorder in
                 var shortfalls: [(String, Int)] = []
                 let counts = try stage.run(
-                    plans, candidates: candidates, calendar: context.calendar, heldCodes: heldCodes, shortfalls: { shortfalls.append(($0, $1)) }
+                    plans, candidates: candidates, calendar: context.calendar, heldCodes: heldCodes,
+                    shortfalls: { shortfalls.append(($0, $1)) }
                 ) { chunk in
                     try write(chunk)
                     try recorder.record(chunk.newSelections)

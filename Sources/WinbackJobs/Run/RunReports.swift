@@ -60,6 +60,7 @@ public struct RunReports: Sendable {
 
     /// The reports of `model` on one machine.
     public static func of(_ model: SubscriptionModel, calendar: ReportCalendar, money: MoneyContext) async -> RunReports {
-        RunReports(await ReportTallies.make(model, calendar: calendar, context: money), calendar: calendar, currency: money.settings.currency)
+        RunReports(
+            await ReportTallies.make(model, calendar: calendar, context: money), calendar: calendar, currency: money.settings.currency)
     }
 }

@@ -125,7 +125,8 @@ public enum MergeJob {
             let tallies = (try? JSONParser.parse(fields[0])).flatMap(ReportTallies.init(json:)),
             let members = (try? JSONParser.parse(fields[1])).flatMap(TallyTable.init(json:))
         else {
-            throw .io(IOError(path: partial.directory + "/" + PartialManifest.talliesFile, reason: "unusable partial file: not the tallies"))
+            throw .io(
+                IOError(path: partial.directory + "/" + PartialManifest.talliesFile, reason: "unusable partial file: not the tallies"))
         }
         return (tallies, members)
     }

@@ -64,7 +64,8 @@ struct PartialManifest: Sendable, Equatable {
                 (
                     name,
                     JSONText.object([
-                        ("bytes", .integer(Int64(file.bytes))), ("sha256", .string(file.sha256)), ("records", .integer(Int64(file.records))),
+                        ("bytes", .integer(Int64(file.bytes))), ("sha256", .string(file.sha256)),
+                        ("records", .integer(Int64(file.records))),
                     ])
                 )
             }
@@ -92,7 +93,8 @@ struct PartialManifest: Sendable, Equatable {
             ("duplicates", .integer(Int64(counts.duplicates))), ("warnings", .integer(Int64(counts.warnings))),
             (
                 "recordsBySource",
-                JSONText.object(counts.recordsBySource.sorted { CodePointOrder.less($0.key, $1.key) }.map { ($0.key, .integer(Int64($0.value))) })
+                JSONText.object(
+                    counts.recordsBySource.sorted { CodePointOrder.less($0.key, $1.key) }.map { ($0.key, .integer(Int64($0.value))) })
             ),
             ("newestSignedDate", counts.newestSignedDate.map(JSONValue.integer) ?? .null),
         ])
@@ -160,7 +162,9 @@ struct PartialManifest: Sendable, Equatable {
             }
             ingest.rejectedByCode[reject] = count
         }
-        for (source, count) in try counts(countsValue?["recordsBySource"], "counts.recordsBySource") { ingest.recordsBySource[source] = count }
+        for (source, count) in try counts(countsValue?["recordsBySource"], "counts.recordsBySource") {
+            ingest.recordsBySource[source] = count
+        }
         switch countsValue?["newestSignedDate"] {
         case .integer(let instant)?: ingest.newestSignedDate = instant
         case .null?: break
