@@ -73,9 +73,7 @@ public enum MergeJob {
             return (key, fields)
         }
         var heads = try readers.indices.map(next)
-        while let shard = heads.indices.filter({ heads[$0] != nil }).min(by: { heads[$0]!.key.lexicographicallyPrecedes(heads[$1]!.key) }),
-            let head = heads[shard]
-        {
+        while let shard = smallest(heads, by: { $0.key.lexicographicallyPrecedes($1.key) }), let head = heads[shard] {
             try writer.write(line: String(decoding: head.fields[3], as: UTF8.self) + "\n")
             if isVerbose { FileHandle.standardError.write(Data(head.fields[4] + [UInt8(ascii: "\n")])) }
             heads[shard] = try next(shard)
@@ -96,9 +94,7 @@ public enum MergeJob {
         var heads = try readers.indices.map(next)
         var previous: (id: CompactIdentifier, shard: Int)?
         var written = 0
-        while let shard = heads.indices.filter({ heads[$0] != nil }).min(by: { CompactIdentifier.precedes(heads[$0]!.id, heads[$1]!.id) }),
-            let head = heads[shard]
-        {
+        while let shard = smallest(heads, by: { CompactIdentifier.precedes($0.id, $1.id) }), let head = heads[shard] {
             if let previous, previous.id == head.id {
                 throw JobError.io(
                     IOError(
@@ -116,6 +112,17 @@ public enum MergeJob {
                 IOError(path: set.partials[0].directory, reason: "the partials hold \(written) subscriptions, their tallies \(expected)"))
         }
         return try writer.finish()
+    }
+
+    /// The shard whose head sorts first (the lowest shard on a tie); `nil` when every shard is done.
+    private static func smallest<Head>(_ heads: [Head?], by precedes: (Head, Head) -> Bool) -> Int? {
+        var best: Int? = nil
+        for index in heads.indices {
+            guard let head = heads[index] else { continue }
+            if let current = best, let bestHead = heads[current], !precedes(head, bestHead) { continue }
+            best = index
+        }
+        return best
     }
 
     /// A partial's ``ReportTallies`` and campaign-outcome members' tally.
