@@ -1,6 +1,6 @@
 /// Where a record stands in its input file's order (docs/sharding.md): its line, and its place among the records
-/// found on that line (or in that `.json` document). A sharded run keeps it with each outcome so the merge
-/// can put the shards' outcomes back in the order one machine would have seen them.
+/// found on that line (or in that `.json` document). A shard's store entries keep it with each outcome, and its
+/// partial with each reject, so the merge can put the shards' rejects back in the order one machine saw them.
 public struct RecordOrder: Sendable, Comparable, Hashable {
     /// The 1-based line (1 for a `.json` document), as in the record's location.
     public var line: Int

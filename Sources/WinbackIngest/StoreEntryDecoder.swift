@@ -69,40 +69,6 @@ public enum StoreEntryDecoder {
         while let (index, outcome) = try reader.outcome(source: source, keyed: keyed) { try each(index, outcome) }
     }
 
-    /// A checked keyed entry read one outcome at a time, so the merge can interleave the N shards' entries of
-    /// a file without holding any of them decoded whole. It keeps its own copy of the entry's bytes.
-    public final class KeyedCursor {
-        private let storage: UnsafeMutableRawBufferPointer
-        private var reader: Reader
-        private let source: String
-
-        /// Checks `bytes` (a keyed entry of `source` whose key must be `key`) and stands before its first
-        /// outcome; throws ``Damage``.
-        public init(_ bytes: some Collection<UInt8>, source: String, key: String, compactor: PayloadCompactor) throws {
-            let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 8)
-            storage.copyBytes(from: bytes)
-            let entry = UnsafeRawBufferPointer(rebasing: storage[..<bytes.count])
-            do {
-                try StoreEntryDecoder.check(entry, keyed: true, key: key)
-            } catch {
-                storage.deallocate()
-                throw error
-            }
-            self.storage = storage
-            self.source = source
-            reader = Reader(bytes: UnsafeRawBufferPointer(rebasing: entry[..<(entry.count - 32)]), compactor: compactor)
-            reader.index = StoreEntryEncoder.keyedMagic.count + 1
-        }
-
-        deinit { storage.deallocate() }
-
-        /// The next outcome and its ``RecordOrder``, or `nil` after the last.
-        public func next() throws -> (RecordOrder, RecordOutcome)? {
-            guard let (index, outcome) = try reader.outcome(source: source, keyed: true) else { return nil }
-            return (RecordOrder(line: outcome.location.line, index: index), outcome)
-        }
-    }
-
     private struct Reader {
         let bytes: UnsafeRawBufferPointer
         let compactor: PayloadCompactor

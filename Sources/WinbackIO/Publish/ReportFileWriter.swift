@@ -19,8 +19,9 @@ public final class ReportFileWriter {
     /// is compressed: for a second file written from the same rows (a table's Parquet twin).
     public var onRows: ((_ rows: [UInt8]) -> Void)?
 
-    /// Creates `directory/schema.name`; for CSV files the header is written first (not counted as a row).
-    public init(directory: String, schema: ReportSchema, isCSV: Bool) throws(IOError) {
+    /// Creates `directory/schema.name`; for CSV files the header is written first (not counted as a row). The zlib
+    /// `level` is the report's (``gzipLevel(_:)``) unless given.
+    public init(directory: String, schema: ReportSchema, isCSV: Bool, level: Int32? = nil) throws(IOError) {
         path = directory + "/" + schema.name
         self.schema = schema
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
@@ -28,7 +29,7 @@ public final class ReportFileWriter {
         }
         self.handle = handle
         do {
-            gzip = try GzipWriter(level: Self.gzipLevel(schema)) { [unowned self] chunk in
+            gzip = try GzipWriter(level: level ?? Self.gzipLevel(schema)) { [unowned self] chunk in
                 self.hasher.update(data: chunk)
                 self.byteCount += chunk.count
                 try self.handle.write(contentsOf: chunk)

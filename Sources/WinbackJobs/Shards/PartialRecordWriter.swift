@@ -6,10 +6,12 @@ import WinbackIO
 /// records need no escaping; the file's size and SHA-256 go into `partial.json`.
 struct PartialRecordWriter {
     private let file: ReportFileWriter
+    /// zlib level 1: a partial lives for one night and is read once, so deflate's CPU matters more than its size.
+    static let level: Int32 = 1
 
     /// Creates `directory/name`.
     init(directory: String, name: String) throws(IOError) {
-        file = try ReportFileWriter(directory: directory, schema: ReportSchema(name: name, columns: []), isCSV: false)
+        file = try ReportFileWriter(directory: directory, schema: ReportSchema(name: name, columns: []), isCSV: false, level: Self.level)
     }
 
     /// Appends one record of `fields`.

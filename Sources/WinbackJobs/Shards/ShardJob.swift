@@ -54,8 +54,10 @@ public enum ShardJob {
         files[PartialManifest.rejectsFile] = digest(try rejects.finish())
         let counts = result.counts
 
+        MemoryRelease.trim()
         let phase = PhaseProgress(phase: "model", isQuiet: isQuiet)
         let model = RunJob.model(taking: &result.deduplicated, calendar: calendar, gracePeriodDays: loaded.config.report.gracePeriodDays)
+        MemoryRelease.trim()  // the store's groups and renewal infos are gone now
         phase.advance(by: model.timelines.count)
         phase.finish()
         let reports = PhaseProgress(phase: "reports", isQuiet: isQuiet)
