@@ -25,8 +25,9 @@ public enum RunJob {
         return try await finish(try await ingest(context), context)
     }
 
-    /// The stages after the ingest: model, reports, campaigns, publish. A one-machine run and `winback merge`
-    /// (whose ingest reads the shards' partials) share them, so both publish the same day.
+    /// The stages after the ingest: model, reports, campaigns, publish. `winback merge` (``MergeJob``) shares
+    /// the reports' tables, the campaigns and publishing, built from the shards' partials instead of a model,
+    /// so both publish the same day.
     /// `ingested` is consumed: the model takes the deduplicated payloads out of it, and a second reference
     /// to them would make that a copy of the whole store.
     static func finish(_ ingested: consuming Ingested, _ context: RunContext) async throws -> Outcome {
