@@ -21,13 +21,8 @@ struct PartialRecordWriter {
         }
     }
 
-    /// Appends one record whose fields `write` appends itself (with ``appendField(_:to:)``).
-    func append(writing write: (inout [UInt8]) -> Void) throws(IOError) {
-        try file.write(appendingLine: write)
-    }
-
     /// Appends `field` with its length.
-    static func appendField(_ field: some Collection<UInt8>, to bytes: inout [UInt8]) {
+    private static func appendField(_ field: some Collection<UInt8>, to bytes: inout [UInt8]) {
         let count = UInt32(field.count)
         for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: count >> UInt32(shift))) }
         bytes.append(contentsOf: field)

@@ -63,15 +63,11 @@ public enum ShardJob {
         let reports = PhaseProgress(phase: "reports", isQuiet: isQuiet)
         async let tallies = ReportTallies.make(model, calendar: calendar, context: money)
         let subscriptions = try PartialRecordWriter(directory: partial, name: PartialManifest.subscriptionsFile)
+        var line: [UInt8] = []
         for timeline in model.timelines {
-            try subscriptions.append { bytes in
-                PartialRecordWriter.appendField(timeline.originalTransactionId.utf8, to: &bytes)
-                let lengthAt = bytes.count
-                PartialRecordWriter.appendField([UInt8](), to: &bytes)
-                SubscriptionsReport.append(timeline, to: &bytes)
-                let length = UInt32(bytes.count - lengthAt - 4)
-                for offset in 0..<4 { bytes[lengthAt + offset] = UInt8(truncatingIfNeeded: length >> UInt32(8 * offset)) }
-            }
+            line.removeAll(keepingCapacity: true)
+            SubscriptionsReport.append(timeline, to: &line)
+            try subscriptions.append([Array(timeline.originalTransactionId.utf8), line])
         }
         files[PartialManifest.subscriptionsFile] = digest(try subscriptions.finish())
 
