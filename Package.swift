@@ -58,18 +58,19 @@ let package = Package(
         ),
         // The system zlib (apt: zlib1g-dev), for streaming gzip in and out.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // Reading gzip: one C inflater over two engines. ISA-L's igzip inflates exports several times faster
-        // than zlib (docs/performance.md); it is optional: used when the build saw its header (apt: libisal-dev)
-        // and libisal.so.2 loads at run time (dlopen), so nothing links it. zlib inflates otherwise.
-        .target(name: "CInflate", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("dl")]),
+        // Gzip in C over two engines: a streaming inflater (exports) and a one-shot deflater (Parquet pages).
+        // ISA-L's igzip inflates exports and deflates pages several times faster than zlib (docs/performance.md);
+        // it is optional: used when the build saw its header (apt: libisal-dev) and libisal.so.2 loads at run
+        // time (dlopen), so nothing links it. zlib does both otherwise.
+        .target(name: "CGzip", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("dl")]),
         // Typed Parquet tables beside the CSV (docs/analysts.md): our own small writer (no usable Swift Parquet library
-        // here), PLAIN pages compressed with the system zlib.
-        .target(name: "WinbackParquet", dependencies: ["CZlib"]),
+        // here), pages compressed as gzip members by CGzip.
+        .target(name: "WinbackParquet", dependencies: ["CGzip"]),
         // Files: byte sources (digested: SHA-256 for the manifest), gzip streams, line reading, globs; report
         // writers, atomic publishing and the run lock; a phase's progress on stderr.
         .target(
             name: "WinbackIO",
-            dependencies: ["WinbackCore", "CZlib", "CInflate", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["WinbackCore", "CZlib", "CGzip", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The jobs: run, merge, sync, deliver, verify, sign, serve's service; the offer ledger. Effects (files,
         // clock, randomness) live here.

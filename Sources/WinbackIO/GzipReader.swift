@@ -1,4 +1,4 @@
-import CInflate
+import CGzip
 
 /// Streams the decompressed bytes of a gzip file (concatenated members included); each member's CRC-32
 /// and length are checked against its trailer. The inflate engine is ISA-L's igzip where it is installed

@@ -4,10 +4,12 @@
     import Darwin
 #endif
 
-/// One column's values of the row group being built, with its statistics, and their encoding as a v1
-/// data page: the definition levels (1 present, 0 null) as a bit-packed run of the RLE/bit-packing hybrid,
-/// length-prefixed, then the present values PLAIN-encoded.
-struct ColumnBuffer {
+/// One column's values of the row group being built, with its statistics, and their encoding as a v1 data
+/// page: the definition levels (1 present, 0 null) as one bit-packed run of the RLE/bit-packing hybrid,
+/// length-prefixed, then the present values — PLAIN, or for strings while a dictionary pays
+/// (``StringDictionary``, ``dictionaryPays(entries:values:bytes:)``) their dictionary indices (RLE_DICTIONARY),
+/// the strings themselves going to a dictionary page before the data page.
+public struct ColumnBuffer {
     /// Null count and the PLAIN bytes of the smallest and largest value (a string's bytes without length).
     struct Statistics {
         var nulls = 0
@@ -15,20 +17,49 @@ struct ColumnBuffer {
         var max: [UInt8]?
     }
 
-    let type: ParquetColumnType
+    /// The pages of a column chunk before compression.
+    struct Pages {
+        /// The dictionary page's values (PLAIN), for a dictionary-encoded chunk.
+        var dictionary: (values: [UInt8], count: Int)?
+        /// The data page: definition levels, then the values or their dictionary indices.
+        var data: [UInt8]
+    }
+
+    /// The column's type.
+    public let type: ParquetColumnType
     /// Values (rows) in the buffer, nulls included.
-    private(set) var count = 0
-    private var definitionLevels: [UInt8] = []
-    private var values: [UInt8] = []
-    private var booleans: [Bool] = []
-    private var nulls = 0
+    public private(set) var count = 0
+    /// The rows (from 0, in this buffer) whose value is null, in order.
+    private var nullRows: [Int32] = []
+    /// The present values of an integer, date, timestamp, decimal or boolean (0 or 1) column.
+    private var integers: [Int64] = []
+    /// A string column's present values PLAIN-encoded, once its dictionary was given up (or never used).
+    private var plainStrings: [UInt8] = []
+    /// A string column's distinct values while the dictionary pays; `nil` once given up.
+    private var dictionary: StringDictionary?
+    /// The dictionary index of each present value, while ``dictionary`` is kept.
+    private var indices: [UInt32] = []
     private var minimumInteger: Int64?
     private var maximumInteger: Int64?
+    /// The smallest and largest string of ``plainStrings`` (a dictionary's are found when encoding).
     private var minimumBytes: [UInt8]?
     private var maximumBytes: [UInt8]?
 
-    init(type: ParquetColumnType) {
+    /// Most distinct strings a chunk's dictionary may hold regardless of the values' count, and the most bytes
+    /// its page may take (Parquet writers' usual 1 MiB): past either, a dictionary holding more entries than half
+    /// the values is given up for PLAIN.
+    static let dictionaryEntriesAlwaysKept = 1024
+    static let dictionaryPageBytesLimit = 1 << 20
+
+    /// A buffer of `type`.
+    public init(type: ParquetColumnType) {
         self.type = type
+        if type == .string { dictionary = StringDictionary() }
+    }
+
+    /// Whether a dictionary of `entries` strings in `bytes` bytes still pays for `values` present values.
+    static func dictionaryPays(entries: Int, values: Int, bytes: Int) -> Bool {
+        bytes <= dictionaryPageBytesLimit && (entries <= dictionaryEntriesAlwaysKept || entries * 2 <= values)
     }
 
     /// Adds a value; `false` when its kind does not fit the column.
@@ -44,59 +75,68 @@ struct ColumnBuffer {
     }
 
     /// Adds a null.
-    mutating func appendNull() {
-        if count % 8 == 0 { definitionLevels.append(0) }
-        count += 1
-        nulls += 1
-    }
-
-    /// Marks the next value present.
-    private mutating func markPresent() {
-        let bit = count % 8
-        if bit == 0 { definitionLevels.append(0) }
-        definitionLevels[definitionLevels.count - 1] |= 1 << bit
+    public mutating func appendNull() {
+        nullRows.append(Int32(truncatingIfNeeded: count))
         count += 1
     }
 
     /// Adds an INT64 (or a decimal's unscaled value, a timestamp's milliseconds, a date's days); `false` when
     /// the column holds another kind or a date does not fit INT32.
-    mutating func appendInteger(_ integer: Int64) -> Bool {
+    public mutating func appendInteger(_ integer: Int64) -> Bool {
         switch type {
-        case .date:
-            guard let day = Int32(exactly: integer) else { return false }
-            markPresent()
-            withUnsafeBytes(of: day.littleEndian) { values.append(contentsOf: $0) }
-        case .int64, .decimal, .timestampMillis:
-            markPresent()
-            withUnsafeBytes(of: integer.littleEndian) { values.append(contentsOf: $0) }
-        case .string, .boolean:
-            return false
+        case .date: guard Int32(exactly: integer) != nil else { return false }
+        case .int64, .decimal, .timestampMillis: break
+        case .string, .boolean: return false
         }
-        if integer < minimumInteger ?? .max { minimumInteger = integer }
-        if integer > maximumInteger ?? .min { maximumInteger = integer }
-        return true
-    }
-
-    /// Adds a string's UTF-8 bytes; `false` when the column is not a string column.
-    mutating func appendBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard type == .string else { return false }
-        markPresent()
-        withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { values.append(contentsOf: $0) }
-        values.append(contentsOf: bytes)
-        if minimumBytes.map({ Self.compare(bytes, $0) < 0 }) ?? true { minimumBytes = Array(bytes) }
-        if maximumBytes.map({ Self.compare(bytes, $0) > 0 }) ?? true { maximumBytes = Array(bytes) }
+        appendPresentInteger(integer)
         return true
     }
 
     /// Adds a boolean; `false` when the column is not BOOLEAN.
-    mutating func appendBoolean(_ flag: Bool) -> Bool {
+    public mutating func appendBoolean(_ flag: Bool) -> Bool {
         guard type == .boolean else { return false }
-        markPresent()
-        booleans.append(flag)
-        let integer: Int64 = flag ? 1 : 0
+        appendPresentInteger(flag ? 1 : 0)
+        return true
+    }
+
+    private mutating func appendPresentInteger(_ integer: Int64) {
+        integers.append(integer)
+        count += 1
         if integer < minimumInteger ?? .max { minimumInteger = integer }
         if integer > maximumInteger ?? .min { maximumInteger = integer }
+    }
+
+    /// Adds a string's UTF-8 bytes; `false` when the column is not a string column.
+    public mutating func appendBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard type == .string else { return false }
+        count += 1
+        if let entries = dictionary?.count, let index = dictionary?.index(of: bytes) {
+            indices.append(UInt32(truncatingIfNeeded: index))
+            if let grown = dictionary, grown.count > entries,
+                !Self.dictionaryPays(entries: grown.count, values: indices.count, bytes: grown.page.count)
+            {
+                giveUpDictionary()
+            }
+            return true
+        }
+        appendPlainString(bytes)
         return true
+    }
+
+    private mutating func appendPlainString(_ bytes: UnsafeRawBufferPointer) {
+        let length = UInt32(bytes.count)
+        for shift: UInt32 in [0, 8, 16, 24] { plainStrings.append(UInt8(truncatingIfNeeded: length >> shift)) }
+        plainStrings.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
+        if minimumBytes.map({ Self.compare(bytes, $0) < 0 }) ?? true { minimumBytes = Array(bytes) }
+        if maximumBytes.map({ Self.compare(bytes, $0) > 0 }) ?? true { maximumBytes = Array(bytes) }
+    }
+
+    /// Writes the values so far as PLAIN strings and goes on without the dictionary.
+    private mutating func giveUpDictionary() {
+        guard let dictionary else { return }
+        self.dictionary = nil
+        for index in indices { dictionary.withEntry(Int(index)) { appendPlainString($0) } }
+        indices = []
     }
 
     /// Unsigned byte order (Parquet's order for strings): negative, zero or positive.
@@ -115,37 +155,93 @@ struct ColumnBuffer {
         for shift in 0..<width { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(shift)))) }
     }
 
-    /// The page's bytes before compression.
-    func encodedPage() -> [UInt8] {
-        var levels: [UInt8] = []
-        // One bit-packed run: header (groups of 8 << 1 | 1), then a byte per group (bit width 1).
-        var header = UInt64(definitionLevels.count) << 1 | 1
-        while header >= 0x80 {
-            levels.append(UInt8(header & 0x7F) | 0x80)
-            header >>= 7
+    private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(value & 0x7F) | 0x80)
+            value >>= 7
         }
-        levels.append(UInt8(header))
-        levels += definitionLevels
+        bytes.append(UInt8(value))
+    }
+
+    /// Whether the chunk is written with a dictionary page (a string column whose dictionary paid to the end
+    /// and holds at least one string).
+    var isDictionaryEncoded: Bool { (dictionary?.count ?? 0) > 0 }
+
+    /// The chunk's pages before compression.
+    func encodedPages() -> Pages {
+        // The definition levels: one bit-packed run of bit width 1, a byte per 8 rows, nulls cleared.
+        var levelBits = [UInt8](repeating: 0xFF, count: (count + 7) / 8)
+        if count % 8 != 0 { levelBits[levelBits.count - 1] = UInt8((1 << (count % 8)) - 1) }
+        for row in nullRows { levelBits[Int(row) / 8] &= ~(1 << (row % 8)) }
+        var levels: [UInt8] = []
+        Self.appendVarint(UInt64(levelBits.count) << 1 | 1, to: &levels)
+        levels += levelBits
         var page: [UInt8] = []
         Self.appendLittleEndian(UInt64(levels.count), width: 4, to: &page)
         page += levels
-        if type == .boolean {
-            var packed = [UInt8](repeating: 0, count: (booleans.count + 7) / 8)
-            for (index, flag) in booleans.enumerated() where flag { packed[index / 8] |= 1 << (index % 8) }
-            page += packed
-        } else {
-            page += values
+        if let dictionary, dictionary.count > 0 {
+            Self.appendIndices(indices, entries: dictionary.count, to: &page)
+            return Pages(dictionary: (dictionary.page, dictionary.count), data: page)
         }
-        return page
+        switch type {
+        case .string: page += plainStrings
+        case .boolean:
+            var packed = [UInt8](repeating: 0, count: (integers.count + 7) / 8)
+            for (index, flag) in integers.enumerated() where flag != 0 { packed[index / 8] |= 1 << (index % 8) }
+            page += packed
+        case .date:
+            page.reserveCapacity(page.count + 4 * integers.count)
+            for integer in integers { withUnsafeBytes(of: Int32(truncatingIfNeeded: integer).littleEndian) { page.append(contentsOf: $0) } }
+        case .int64, .decimal, .timestampMillis:
+            #if _endian(little)
+                integers.withUnsafeBytes { page.append(contentsOf: $0) }  // already PLAIN: 8 bytes little-endian each
+            #else
+                page.reserveCapacity(page.count + 8 * integers.count)
+                for integer in integers { withUnsafeBytes(of: integer.littleEndian) { page.append(contentsOf: $0) } }
+            #endif
+        }
+        return Pages(dictionary: nil, data: page)
+    }
+
+    /// RLE_DICTIONARY data: the bit width (one byte), then the indices as one bit-packed run (groups of 8,
+    /// least significant bit first, the last group padded with zeros).
+    private static func appendIndices(_ indices: [UInt32], entries: Int, to page: inout [UInt8]) {
+        let width = max(1, Int.bitWidth - (entries - 1).leadingZeroBitCount)
+        page.append(UInt8(width))
+        let groups = (indices.count + 7) / 8
+        appendVarint(UInt64(groups) << 1 | 1, to: &page)
+        page.reserveCapacity(page.count + groups * width)
+        var pending: UInt64 = 0
+        var pendingBits = 0
+        for position in 0..<(groups * 8) {
+            let index = position < indices.count ? UInt64(indices[position]) : 0
+            pending |= index << UInt64(pendingBits)
+            pendingBits += width
+            while pendingBits >= 8 {
+                page.append(UInt8(truncatingIfNeeded: pending))
+                pending >>= 8
+                pendingBits -= 8
+            }
+        }
     }
 
     /// The chunk's statistics, min and max PLAIN-encoded as Parquet's `min_value` / `max_value` want them.
     var statistics: Statistics {
-        var statistics = Statistics(nulls: nulls)
+        var statistics = Statistics(nulls: nullRows.count)
         switch type {
         case .string:
-            statistics.min = minimumBytes
-            statistics.max = maximumBytes
+            guard let dictionary else {
+                statistics.min = minimumBytes
+                statistics.max = maximumBytes
+                break
+            }
+            for index in 0..<dictionary.count {
+                dictionary.withEntry(index) { entry in
+                    if statistics.min.map({ Self.compare(entry, $0) < 0 }) ?? true { statistics.min = Array(entry) }
+                    if statistics.max.map({ Self.compare(entry, $0) > 0 }) ?? true { statistics.max = Array(entry) }
+                }
+            }
         case .date:
             statistics.min = minimumInteger.map { Self.littleEndian(UInt64(UInt32(bitPattern: Int32(truncatingIfNeeded: $0))), width: 4) }
             statistics.max = maximumInteger.map { Self.littleEndian(UInt64(UInt32(bitPattern: Int32(truncatingIfNeeded: $0))), width: 4) }

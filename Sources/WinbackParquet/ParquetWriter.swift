@@ -1,5 +1,3 @@
-import CZlib
-
 /// Writes a flat table as a Parquet file (docs/analysts.md): every column OPTIONAL (empty cells are nulls), PLAIN
 /// encoding, one GZIP-compressed data page (v1) per column per row group, a row group per
 /// ``rowGroupRows`` rows, column statistics (null count, min, max) and a Thrift-compact footer with each
@@ -31,6 +29,7 @@ public final class ParquetWriter {
     private let columns: [Column]
     private let rowGroupRows: Int
     private let level: Int32
+    private let deflater: PageDeflater
     private let sink: ([UInt8]) throws -> Void
     fileprivate var buffers: [ColumnBuffer]
     private var rowGroups: [RowGroupInfo] = []
@@ -43,15 +42,19 @@ public final class ParquetWriter {
     /// Rows per row group (docs/analysts.md: a million).
     public static let defaultRowGroupRows = 1_000_000
 
-    /// A writer of `columns`; writes the magic bytes to `sink` at once.
+    /// A writer of `columns` whose pages `deflater` compresses (zlib at `compressionLevel`); writes the magic
+    /// bytes to `sink` at once.
     public init(
-        columns: [Column], rowGroupRows: Int = defaultRowGroupRows, compressionLevel: Int32 = 6, sink: @escaping ([UInt8]) throws -> Void
+        columns: [Column], rowGroupRows: Int = defaultRowGroupRows, compressionLevel: Int32 = 6, deflater: PageDeflater = .preferred,
+        sink: @escaping ([UInt8]) throws -> Void
     )
         throws
     {
+        guard deflater.isAvailable else { throw Failure(description: "the \(deflater.rawValue) deflater is not available") }
         self.columns = columns
         self.rowGroupRows = max(1, rowGroupRows)
         level = compressionLevel
+        self.deflater = deflater
         self.sink = sink
         buffers = columns.map { ColumnBuffer(type: $0.type) }
         try emit(Self.magic)
@@ -80,6 +83,31 @@ public final class ParquetWriter {
         rows += 1
         rowsInGroup += 1
         if rowsInGroup >= rowGroupRows { try flushRowGroup() }
+    }
+
+    /// Appends `count` rows given column by column, the fast path for a table converted a chunk of rows at a
+    /// time: `fill(column, rows, &values)` appends to column `column`'s `values` one value for each row of
+    /// `rows` (a range of `0..<count`), and is called for every column once per row group the rows fall in.
+    /// After a throw the table is abandoned (some columns may hold more rows than others).
+    public func appendRows(
+        _ count: Int, _ fill: (_ column: Int, _ rows: Range<Int>, _ values: inout ColumnBuffer) throws -> Void
+    ) throws {
+        var done = 0
+        while done < count {
+            let taken = min(count - done, rowGroupRows - rowsInGroup)
+            for column in columns.indices {
+                let before = buffers[column].count
+                try fill(column, done..<(done + taken), &buffers[column])
+                let added = buffers[column].count - before
+                guard added == taken else {
+                    throw Failure(description: "column \(columns[column].name): \(added) values for \(taken) rows")
+                }
+            }
+            done += taken
+            rows += taken
+            rowsInGroup += taken
+            if rowsInGroup >= rowGroupRows { try flushRowGroup() }
+        }
     }
 
     /// The values of the row being appended, column after column (``appendRow(_:)``).
@@ -151,12 +179,12 @@ public final class ParquetWriter {
             meta.i64(3, Int64(rows))
             meta.structList(4, rowGroups) { group, info in
                 group.structList(1, info.chunks) { chunk, metadata in
-                    chunk.i64(2, metadata.dataPageOffset)
+                    chunk.i64(2, metadata.dictionaryPageOffset ?? metadata.dataPageOffset)
                     chunk.structure(3) { Self.columnMetaData(&$0, metadata) }
                 }
                 group.i64(2, info.totalUncompressed)
                 group.i64(3, Int64(info.rows))
-                group.i64(5, info.chunks.first?.dataPageOffset ?? 0)
+                group.i64(5, info.chunks.first.map { $0.dictionaryPageOffset ?? $0.dataPageOffset } ?? 0)
                 group.i64(6, info.totalCompressed)
             }
             meta.string(6, "winback parquet writer")
@@ -206,13 +234,15 @@ public final class ParquetWriter {
 
     private static func columnMetaData(_ meta: inout ThriftCompactWriter, _ chunk: ChunkInfo) {
         meta.i32(1, chunk.column.type.physicalType)
-        meta.i32List(2, [0, 3])  // PLAIN values, RLE (hybrid) definition levels
+        // PLAIN values (and dictionary), RLE (hybrid) definition levels, RLE_DICTIONARY indices.
+        meta.i32List(2, chunk.dictionaryPageOffset == nil ? [0, 3] : [0, 3, 8])
         meta.stringList(3, [chunk.column.name])
         meta.i32(4, 2)  // GZIP
         meta.i64(5, Int64(chunk.values))
         meta.i64(6, chunk.uncompressedSize)
         meta.i64(7, chunk.compressedSize)
         meta.i64(9, chunk.dataPageOffset)
+        if let dictionaryPageOffset = chunk.dictionaryPageOffset { meta.i64(11, dictionaryPageOffset) }
         meta.structure(12) { Self.statistics(&$0, chunk.statistics) }
     }
 
@@ -222,32 +252,37 @@ public final class ParquetWriter {
         if let min = statistics.min { stats.binary(6, min) }
     }
 
-    /// Writes the buffered rows as one row group: per column one data page, then its chunk's metadata.
+    /// Writes the buffered rows as one row group: per column its dictionary page (a dictionary-encoded string
+    /// column) and one data page, then its chunk's metadata.
     private func flushRowGroup() throws {
         var info = RowGroupInfo(rows: rowsInGroup)
         for (index, column) in columns.enumerated() {
             let buffer = buffers[index]
-            let page = buffer.encodedPage()
-            let compressed = try Self.gzip(page, level: level)
-            var header = ThriftCompactWriter()
-            header.structBody { header in
-                header.i32(1, 0)  // DATA_PAGE
-                header.i32(2, Int32(page.count))
-                header.i32(3, Int32(compressed.count))
+            let pages = buffer.encodedPages()
+            let start = Int64(offset)
+            var uncompressed: Int64 = 0
+            var dictionaryPageOffset: Int64?
+            if let dictionary = pages.dictionary {
+                dictionaryPageOffset = start
+                uncompressed += try writePage(dictionary.values, type: 2) { header in  // DICTIONARY_PAGE
+                    header.structure(7) { dictionaryHeader in
+                        dictionaryHeader.i32(1, Int32(dictionary.count))
+                        dictionaryHeader.i32(2, 0)  // PLAIN
+                    }
+                }
+            }
+            let dataPageOffset = Int64(offset)
+            uncompressed += try writePage(pages.data, type: 0) { header in  // DATA_PAGE
                 header.structure(5) { data in
                     data.i32(1, Int32(buffer.count))
-                    data.i32(2, 0)  // PLAIN values
+                    data.i32(2, pages.dictionary == nil ? 0 : 8)  // PLAIN or RLE_DICTIONARY values
                     data.i32(3, 3)  // RLE definition levels
                     data.i32(4, 3)  // RLE repetition levels (none)
                 }
             }
-            let start = Int64(offset)
-            try emit(header.bytes)
-            try emit(compressed)
             let chunk = ChunkInfo(
-                column: column, values: buffer.count, dataPageOffset: start,
-                uncompressedSize: Int64(header.bytes.count + page.count), compressedSize: Int64(header.bytes.count + compressed.count),
-                statistics: buffer.statistics)
+                column: column, values: buffer.count, dataPageOffset: dataPageOffset, dictionaryPageOffset: dictionaryPageOffset,
+                uncompressedSize: uncompressed, compressedSize: Int64(offset) - start, statistics: buffer.statistics)
             info.chunks.append(chunk)
             info.totalUncompressed += chunk.uncompressedSize
             info.totalCompressed += chunk.compressedSize
@@ -257,34 +292,28 @@ public final class ParquetWriter {
         rowsInGroup = 0
     }
 
-    /// `bytes` as one gzip member (zlib, window bits 15 + 16).
-    static func gzip(_ bytes: [UInt8], level: Int32) throws -> [UInt8] {
-        var stream = z_stream()
-        guard
-            deflateInit2_(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-                == Z_OK
-        else { throw Failure(description: "zlib deflateInit2 failed") }
-        defer { deflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(bytes.count))) + 32)
-        var input = bytes
-        let status = input.withUnsafeMutableBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { destination in
-                stream.next_in = source.baseAddress
-                stream.avail_in = UInt32(source.count)
-                stream.next_out = destination.baseAddress
-                stream.avail_out = UInt32(destination.count)
-                return deflate(&stream, Z_FINISH)
-            }
+    /// Writes one page of `type` (Parquet's PageType), `bytes` compressed, after its header, whose
+    /// type-specific part `typeHeader` writes. Returns the page's uncompressed size with its header.
+    private func writePage(_ bytes: [UInt8], type: Int32, typeHeader: (inout ThriftCompactWriter) -> Void) throws -> Int64 {
+        let compressed = try deflater.gzip(bytes, level: level)
+        var header = ThriftCompactWriter()
+        header.structBody { header in
+            header.i32(1, type)
+            header.i32(2, Int32(bytes.count))
+            header.i32(3, Int32(compressed.count))
+            typeHeader(&header)
         }
-        guard status == Z_STREAM_END else { throw Failure(description: "zlib deflate failed (\(status))") }
-        output.removeLast(Int(stream.avail_out))
-        return output
+        try emit(header.bytes)
+        try emit(compressed)
+        return Int64(header.bytes.count + bytes.count)
     }
 
     struct ChunkInfo {
         var column: Column
         var values: Int
         var dataPageOffset: Int64
+        /// The dictionary page's offset, for a dictionary-encoded chunk (it comes first).
+        var dictionaryPageOffset: Int64?
         var uncompressedSize: Int64
         var compressedSize: Int64
         var statistics: ColumnBuffer.Statistics

@@ -3,7 +3,8 @@ import WinbackIO
 @testable import WinbackParquet
 
 /// A small Parquet reader for the tests: Thrift compact structs decoded into field-id maps, then each
-/// column chunk's data page inflated and its definition levels and PLAIN values decoded. It reads only
+/// column chunk's dictionary page (if any) and data page inflated and its definition levels and PLAIN values
+/// or dictionary indices decoded. It reads only
 /// what ``ParquetWriter`` writes, so a test can check every value, null and statistic it wrote.
 struct ParquetTestReader {
     /// A decoded Thrift value.
@@ -101,31 +102,94 @@ struct ParquetTestReader {
         }
     }
 
+    /// Inflates the page whose header starts at `cursor`: its header and its bytes.
+    func page(at cursor: Int) throws -> (header: Thrift, bytes: [UInt8]) {
+        var cursor = cursor
+        let header = try Self.structure(bytes, &cursor)
+        let compressed = Int(header[3]?.integer ?? 0)
+        var source = try GzipReader(source: MemoryByteSource(bytes: Array(bytes[cursor..<(cursor + compressed)])))
+        var page: [UInt8] = []
+        while try source.read(into: &page, maximumCount: 1 << 16) > 0 {}
+        guard page.count == Int(header[2]?.integer ?? -1) else { throw Failure(description: "uncompressed size") }
+        return (header, page)
+    }
+
+    /// `count` PLAIN BYTE_ARRAY values from `cursor` on.
+    static func plainStrings(_ page: [UInt8], from cursor: Int, count: Int) -> [[UInt8]] {
+        var cursor = cursor
+        return (0..<count).map { _ in
+            let length = (0..<4).reduce(0) { $0 | Int(page[cursor + $1]) << (8 * $1) }
+            defer { cursor += 4 + length }
+            return Array(page[(cursor + 4)..<(cursor + 4 + length)])
+        }
+    }
+
+    /// `count` values of the RLE/bit-packing hybrid of `width` bits from `cursor` on (RLE_DICTIONARY indices).
+    static func hybrid(_ page: [UInt8], from cursor: Int, width: Int, count: Int) throws -> [Int] {
+        var cursor = cursor
+        var values: [Int] = []
+        while values.count < count {
+            let header = try varint(page, &cursor)
+            if header & 1 == 1 {
+                let groups = Int(header >> 1)
+                var bit = 0
+                for _ in 0..<(groups * 8) {
+                    var value = 0
+                    for position in 0..<width where page[cursor + (bit + position) / 8] & (1 << ((bit + position) % 8)) != 0 {
+                        value |= 1 << position
+                    }
+                    values.append(value)
+                    bit += width
+                }
+                cursor += groups * width
+            } else {
+                let bytes = (width + 7) / 8
+                let value = (0..<bytes).reduce(0) { $0 | Int(page[cursor + $1]) << (8 * $1) }
+                values += Array(repeating: value, count: Int(header >> 1))
+                cursor += bytes
+            }
+        }
+        return Array(values.prefix(count))
+    }
+
     /// Column `index`'s values over all row groups (`nil` for a null), each an integer, bytes or boolean.
     func column(_ index: Int) throws -> [ParquetValue?] {
         let physical = footer[2]?.list[index + 1][1]?.integer ?? -1
         var result: [ParquetValue?] = []
         for group in footer[4]?.list ?? [] {
             let chunk = group[1]?.list[index]
-            var cursor = Int(chunk?[3]?[9]?.integer ?? 0)
-            let header = try Self.structure(bytes, &cursor)
-            let compressed = Int(header[3]?.integer ?? 0)
+            var dictionary: [[UInt8]]?
+            if let offset = chunk?[3]?[11]?.integer {
+                let (header, page) = try self.page(at: Int(offset))
+                guard header[1]?.integer == 2 else { throw Failure(description: "expected a dictionary page") }
+                dictionary = Self.plainStrings(page, from: 0, count: Int(header[7]?[1]?.integer ?? 0))
+            }
+            let (header, page) = try self.page(at: Int(chunk?[3]?[9]?.integer ?? 0))
             let count = Int(header[5]?[1]?.integer ?? 0)
-            var source = try GzipReader(source: MemoryByteSource(bytes: Array(bytes[cursor..<(cursor + compressed)])))
-            var page: [UInt8] = []
-            while try source.read(into: &page, maximumCount: 1 << 16) > 0 {}
-            guard page.count == Int(header[2]?.integer ?? -1) else { throw Failure(description: "uncompressed size") }
             let levelsLength = Int(page[0]) | Int(page[1]) << 8 | Int(page[2]) << 16 | Int(page[3]) << 24
             var levelCursor = 4
             let run = try Self.varint(page, &levelCursor)
             guard run & 1 == 1 else { throw Failure(description: "expected a bit-packed run") }
             let levels = page[levelCursor..<(4 + levelsLength)]
             var valueCursor = 4 + levelsLength
+            let present = (0..<count).filter { levels[levels.startIndex + $0 / 8] & (1 << ($0 % 8)) != 0 }.count
+            var indices: [Int] = []
+            if let dictionary {
+                guard header[5]?[2]?.integer == 8 else { throw Failure(description: "expected RLE_DICTIONARY values") }
+                indices = try Self.hybrid(page, from: valueCursor + 1, width: Int(page[valueCursor]), count: present)
+                guard indices.allSatisfy({ $0 < dictionary.count }) else { throw Failure(description: "index past the dictionary") }
+            }
             var booleanIndex = 0
+            var presentIndex = 0
             for row in 0..<count {
                 let isPresent = levels[levels.startIndex + row / 8] & (1 << (row % 8)) != 0
                 guard isPresent else {
                     result.append(nil)
+                    continue
+                }
+                defer { presentIndex += 1 }
+                if let dictionary {
+                    result.append(.bytes(dictionary[indices[presentIndex]]))
                     continue
                 }
                 switch physical {
@@ -141,9 +205,9 @@ struct ParquetTestReader {
                     result.append(.integer(Int64(bitPattern: raw)))
                     valueCursor += 8
                 default:
-                    let length = (0..<4).reduce(0) { $0 | Int(page[valueCursor + $1]) << (8 * $1) }
-                    result.append(.bytes(Array(page[(valueCursor + 4)..<(valueCursor + 4 + length)])))
-                    valueCursor += 4 + length
+                    let value = Self.plainStrings(page, from: valueCursor, count: 1)[0]
+                    result.append(.bytes(value))
+                    valueCursor += 4 + value.count
                 }
             }
         }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import WinbackParquet
@@ -119,6 +120,93 @@ import Testing
         }
         _ = try writer.finish()
         #expect(bytes == (try Self.write(Self.rows)))
+    }
+
+    /// A chunk's column-at-a-time path (``ParquetWriter/appendRows(_:_:)``) makes the same file as rows one by
+    /// one, across row groups.
+    @Test func rowsColumnByColumnEqualRowsOfValues() throws {
+        let rows = (0..<2_500).map { index in Self.rows[index % Self.rows.count] }
+        var bytes: [UInt8] = []
+        let writer = try ParquetWriter(columns: Self.columns, rowGroupRows: 1000) { bytes += $0 }
+        for start in stride(from: 0, to: rows.count, by: 700) {
+            let chunk = rows[start..<min(start + 700, rows.count)]
+            try writer.appendRows(chunk.count) { column, range, values in
+                for row in range {
+                    let isAccepted = values.append(chunk[chunk.startIndex + row][column])
+                    #expect(isAccepted)
+                }
+            }
+        }
+        #expect(try writer.finish() == bytes.count)
+        #expect(bytes == (try Self.write(rows, rowGroupRows: 1000)))
+        let writerOfTwo = try ParquetWriter(columns: Array(Self.columns.prefix(2))) { _ in }
+        #expect(throws: ParquetWriter.Failure.self) {
+            try writerOfTwo.appendRows(2) { column, _, values in values.appendNull() }  // one value for two rows
+        }
+    }
+
+    static func strings(_ column: [String?], rowGroupRows: Int = 1_000_000) throws -> ParquetTestReader {
+        var bytes: [UInt8] = []
+        let writer = try ParquetWriter(columns: [.init(name: "s", type: .string)], rowGroupRows: rowGroupRows) { bytes += $0 }
+        for value in column { try writer.append([value.map { .bytes(Array($0.utf8)) }]) }
+        _ = try writer.finish()
+        return try ParquetTestReader(bytes)
+    }
+
+    /// Repetitive strings go to a dictionary page with RLE_DICTIONARY indices; unique ones stay PLAIN, and a
+    /// column that stops paying part way is written PLAIN whole. Each reads back value for value, min and max
+    /// as before.
+    static let stringColumns: [(String, [String?], Bool)] = [
+        ("three products", (0..<5_000).map { $0 % 9 == 0 ? nil : ["annual", "monthly", "weekly"][$0 % 3] }, true),
+        ("one value", (0..<100).map { _ in "USA" }, true),
+        ("unique ids", (0..<3_000).map { "id-\($0)" }, false),
+        ("repetitive, then unique", (0..<4_000).map { $0 < 1_500 ? "same" : "id-\($0)" }, false),
+        ("only nulls", [String?](repeating: nil, count: 10), false),
+    ]
+
+    @Test(arguments: stringColumns)
+    func stringsUseADictionaryWhileItPays(_ name: String, _ column: [String?], _ isDictionary: Bool) throws {
+        let reader = try Self.strings(column)
+        #expect(try reader.column(0) == column.map { $0.map { .bytes(Array($0.utf8)) } }, "\(name)")
+        let metadata = reader.footer[4]?.list.first?[1]?.list.first?[3]
+        #expect((metadata?[11] != nil) == isDictionary, "\(name)")
+        #expect(metadata?[2]?.list.map { $0.integer ?? -1 } == (isDictionary ? [0, 3, 8] : [0, 3]), "\(name)")
+        let present = column.compactMap { $0 }
+        #expect(metadata?[12]?[6]?.string == present.min() && metadata?[12]?[5]?.string == present.max(), "\(name)")
+        #expect(metadata?[12]?[3]?.integer == Int64(column.count - present.count), "\(name)")
+    }
+
+    @Test(arguments: [
+        (3, 10, 100, true), (1024, 1024, 10_000, true), (1025, 2050, 10_000, true), (1025, 2049, 10_000, false),
+        (10, 1_000, 1 << 20, true), (10, 1_000, (1 << 20) + 1, false),
+    ])
+    func theDictionaryPaysUpToHalfTheValuesOrAMebibyte(_ entries: Int, _ values: Int, _ bytes: Int, _ pays: Bool) {
+        #expect(ColumnBuffer.dictionaryPays(entries: entries, values: values, bytes: bytes) == pays)
+    }
+
+    /// Every deflater available here writes pages every reader inflates to the same rows.
+    @Test(arguments: PageDeflater.allCases)
+    func eachDeflaterWritesTheSameRows(_ deflater: PageDeflater) throws {
+        guard deflater.isAvailable else { return }
+        let rows = (0..<3_000).map { index in Self.rows[index % Self.rows.count] }
+        var bytes: [UInt8] = []
+        let writer = try ParquetWriter(columns: Self.columns, deflater: deflater) { bytes += $0 }
+        for row in rows { try writer.append(row) }
+        _ = try writer.finish()
+        let reader = try ParquetTestReader(bytes)
+        for index in Self.columns.indices { #expect(try reader.column(index) == rows.map { $0[index] }) }
+    }
+
+    /// Where ISA-L's header and library are both installed (CI installs libisal-dev), pages are deflated by
+    /// ISA-L, so the test above writes through both engines there.
+    @Test func isalDeflatesPagesWhereInstalled() {
+        let installed = ["/usr/include/isa-l/igzip_lib.h", "/usr/lib/x86_64-linux-gnu/libisal.so.2"].allSatisfy {
+            FileManager.default.fileExists(atPath: $0)
+        }
+        if installed && ProcessInfo.processInfo.environment["WINBACK_DEFLATER"] == nil {
+            #expect(PageDeflater.preferred == .isal)
+        }
+        #expect(PageDeflater.zlib.isAvailable)
     }
 
     static let zigzagCases: [(Int64, [UInt8])] = [

@@ -5,8 +5,8 @@ import WinbackIO
 import WinbackParquet
 
 /// One table's `<table>.parquet` being written from its CSV rows, typed by the manifest's column types
-/// (``ParquetTables/append(_:as:to:)``), so the Parquet file equals its CSV row for row. Rows come in
-/// as CSV (``appendRows(_:)``), from the published file read back or straight from the CSV writer's bytes
+/// (``ParquetTables/appendColumn(_:column:rows:as:to:)``), so the Parquet file equals its CSV row for row.
+/// Rows come in as chunks of CSV rows (``append(csvRows:)``), straight from the CSV writer's bytes
 /// (``ParquetTwin``). Not thread-safe: one caller at a time.
 final class ParquetConversion {
     /// The CSV table's schema.
@@ -44,30 +44,27 @@ final class ParquetConversion {
         self.hashing = hashing
     }
 
-    /// Appends every row `reader` has left (its header already read, or none in it).
-    func appendRows(_ reader: inout CSVRowReader) throws(JobError) {
+    /// Appends `rows`: whole CSV rows (no header), each ending in a newline.
+    func append(csvRows rows: [UInt8]) throws(JobError) {
         let columns = schema.columns
+        let chunk: CSVChunk
         do {
-            while try reader.advance() {
-                rowNumber += 1
-                try reader.withRow { row in
-                    guard row.count == columns.count else {
-                        throw JobError.internalError("\(schema.name) row \(rowNumber): \(row.count) fields for \(columns.count) columns")
-                    }
-                    do {
-                        try writer.appendRow { cells in
-                            for index in columns.indices { try ParquetTables.append(row[index], as: columns[index].type, to: &cells) }
-                        }
-                    } catch let error as ParquetTables.CellError {
-                        throw JobError.internalError("\(schema.name) row \(rowNumber): '\(error.text)' is not a \(error.type)")
-                    }
+            chunk = try CSVChunk(rows, columns: columns.count)
+        } catch {
+            throw JobError.internalError("\(schema.name) row \(rowNumber + error.row): \(error.reason)")
+        }
+        do {
+            try chunk.withFields { fields in
+                try writer.appendRows(chunk.rows) { column, rows, values in
+                    try ParquetTables.appendColumn(fields, column: column, rows: rows, as: columns[column].type, to: &values)
                 }
             }
-        } catch let error as JobError {
-            throw error
+        } catch let error as ParquetTables.CellError {
+            throw JobError.internalError("\(schema.name) row \(rowNumber + error.row + 1): '\(error.text)' is not a \(error.type)")
         } catch {
             throw JobError.io(IOError(path: path, reason: "\(error)"))
         }
+        rowNumber += chunk.rows
     }
 
     /// Ends the file (footer, sync, close); its stats for the manifest.

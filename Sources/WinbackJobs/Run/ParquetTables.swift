@@ -50,47 +50,83 @@ enum ParquetTables {
         }
     }
 
-    /// Appends a CSV cell's bytes (`nil`: an empty cell, a null) as the value of its column type; throws for
-    /// a cell the type does not parse, which would be a defect of the writer that made the CSV.
-    static func append(_ cell: UnsafeRawBufferPointer?, as type: ColumnType, to cells: inout ParquetWriter.RowCells) throws {
-        guard let cell, !cell.isEmpty else { return try cells.null() }
-        let parsed: Int64?
-        switch type {
-        case .string, .currency, .month, .stringArray: return try cells.bytes(cell)
-        case .integer, .money: parsed = integer(cell)
-        case .rate: parsed = decimal(cell, scale: 6)
-        case .boolean:
-            if cell.elementsEqual("true".utf8) { return try cells.boolean(true) }
-            if cell.elementsEqual("false".utf8) { return try cells.boolean(false) }
-            parsed = nil
-        case .date: parsed = cell.count == 10 ? day(cell) : nil
-        case .instant: parsed = instant(cell)
+    /// Appends field `column` of each row of `rows` of a chunk of CSV rows as values of its column type (an
+    /// empty field is a null); throws for a field the type does not parse, which would be a defect of the writer
+    /// that made the CSV. One loop per type, so a column's rows go through without a decision per cell.
+    static func appendColumn(
+        _ fields: CSVChunk.Fields, column: Int, rows: Range<Int>, as type: ColumnType, to values: inout ColumnBuffer
+    ) throws(CellError) {
+        func refuse(_ cell: UnsafeRawBufferPointer, _ row: Int) -> CellError {
+            CellError(text: String(decoding: cell, as: UTF8.self), type: type, row: row)
         }
-        guard let parsed else { throw CellError(text: String(decoding: cell, as: UTF8.self), type: type) }
-        try cells.integer(parsed)
+        func append(_ parse: (UnsafeRawBufferPointer) -> Int64?) throws(CellError) {
+            for row in rows {
+                let cell = fields[row, column]
+                if cell.isEmpty {
+                    values.appendNull()
+                } else {
+                    guard let value = parse(cell), values.appendInteger(value) else { throw refuse(cell, row) }
+                }
+            }
+        }
+        switch type {
+        case .string, .currency, .month, .stringArray:
+            for row in rows {
+                let cell = fields[row, column]
+                if cell.isEmpty { values.appendNull() } else { _ = values.appendBytes(cell) }
+            }
+        case .integer, .money: try append(integer)
+        case .rate: try append { decimal($0, scale: 6) }
+        case .date: try append { $0.count == 10 ? day($0) : nil }
+        case .instant: try append(instant)
+        case .boolean:
+            for row in rows {
+                let cell = fields[row, column]
+                if cell.isEmpty {
+                    values.appendNull()
+                } else if cell.elementsEqual("true".utf8) {
+                    _ = values.appendBoolean(true)
+                } else if cell.elementsEqual("false".utf8) {
+                    _ = values.appendBoolean(false)
+                } else {
+                    throw refuse(cell, row)
+                }
+            }
+        }
     }
 
     /// A cell its column's type does not parse.
     struct CellError: Error {
         var text: String
         var type: ColumnType
+        /// The row (from 0) in the rows appended.
+        var row: Int
     }
 
-    /// ASCII digits with an optional minus sign, without overflow.
+    /// ASCII digits with an optional minus sign, at most 19 digits, within ±`Int64.max`.
     static func integer(_ bytes: UnsafeRawBufferPointer) -> Int64? {
-        var digits = bytes[...]
-        let isNegative = digits.first == UInt8(ascii: "-")
-        if isNegative { digits = digits.dropFirst() }
-        guard !digits.isEmpty, digits.count <= 19 else { return nil }
-        var value: Int64 = 0
-        for byte in digits {
-            guard byte >= 0x30, byte <= 0x39 else { return nil }
-            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
-            let (sum, carry) = shifted.addingReportingOverflow(Int64(byte - 0x30))
-            guard !overflow, !carry else { return nil }
-            value = sum
+        let isNegative = bytes.first == UInt8(ascii: "-")
+        let start = isNegative ? 1 : 0
+        guard bytes.count > start, bytes.count - start <= 19 else { return nil }
+        var value: UInt64 = 0
+        for index in start..<bytes.count {
+            let digit = bytes[index] &- 0x30
+            guard digit < 10 else { return nil }
+            value = value &* 10 &+ UInt64(digit)
         }
-        return isNegative ? -value : value
+        guard value <= UInt64(Int64.max) else { return nil }
+        return isNegative ? -Int64(value) : Int64(value)
+    }
+
+    /// The `length` ASCII digits at `offset` (no sign) as a number.
+    private static func digits(_ bytes: UnsafeRawBufferPointer, _ offset: Int, _ length: Int) -> Int64? {
+        var value: Int64 = 0
+        for index in offset..<(offset + length) {
+            let digit = bytes[index] &- 0x30
+            guard digit < 10 else { return nil }
+            value = value * 10 + Int64(digit)
+        }
+        return value
     }
 
     /// `-0.123456` as the unscaled integer of `scale` decimals (fewer decimals are padded; more are refused).
@@ -125,20 +161,18 @@ enum ParquetTables {
 
     /// `YYYY-MM-DD` (the first 10 bytes) as days since 1970-01-01.
     private static func day(_ bytes: UnsafeRawBufferPointer) -> Int64? {
-        func number(_ offset: Int, _ length: Int) -> Int64? { integer(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])) }
-        guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), let year = number(0, 4),
-            let month = number(5, 2), let dayOfMonth = number(8, 2), (1...12).contains(month), (1...31).contains(dayOfMonth)
+        guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), let year = digits(bytes, 0, 4),
+            let month = digits(bytes, 5, 2), let dayOfMonth = digits(bytes, 8, 2), (1...12).contains(month), (1...31).contains(dayOfMonth)
         else { return nil }
         return InstantFormat.days(year: year, month: month, day: dayOfMonth)
     }
 
     /// `2026-11-19T06:00:00.000Z` as epoch milliseconds.
     static func instant(_ bytes: UnsafeRawBufferPointer) -> Int64? {
-        guard bytes.count == 24, bytes[10] == UInt8(ascii: "T"), bytes[23] == UInt8(ascii: "Z"), let days = day(bytes) else { return nil }
-        func number(_ offset: Int, _ length: Int) -> Int64? { integer(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)])) }
-        guard let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2), let millisecond = number(20, 3) else {
-            return nil
-        }
+        guard bytes.count == 24, bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            bytes[19] == UInt8(ascii: "."), bytes[23] == UInt8(ascii: "Z"), let days = day(bytes), let hour = digits(bytes, 11, 2),
+            let minute = digits(bytes, 14, 2), let second = digits(bytes, 17, 2), let millisecond = digits(bytes, 20, 3)
+        else { return nil }
         return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
     }
 

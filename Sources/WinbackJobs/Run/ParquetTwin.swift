@@ -31,9 +31,8 @@ final class ParquetTwin: @unchecked Sendable {
         queue.async {
             defer { self.slots.signal() }
             guard self.failure == nil else { return }
-            var reader = CSVRowReader(bytes: rows)
             do throws(JobError) {
-                try self.conversion.appendRows(&reader)
+                try self.conversion.append(csvRows: rows)
             } catch {
                 self.failure = error
             }

@@ -1,19 +1,11 @@
 #include "winback_inflater.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
-// ISA-L is optional at build time (its header) and at run time (its library): the build does not link it,
-// so a machine without libisal builds and runs with zlib alone.
-#if __has_include(<isa-l/igzip_lib.h>)
-#include <isa-l/igzip_lib.h>
-#define WINBACK_HAS_ISAL_HEADER 1
-#else
-#define WINBACK_HAS_ISAL_HEADER 0
-#endif
+#include "winback_isal.h"
 
 // Error codes of our own, below every zlib and ISA-L code.
 #define WINBACK_ZLIB_DATA_ERROR (-1001)
@@ -21,10 +13,7 @@
 #define WINBACK_ZLIB_OTHER_ERROR (-1003)
 
 #if WINBACK_HAS_ISAL_HEADER
-typedef void (*isal_inflate_init_fn)(struct inflate_state *);
-typedef int (*isal_inflate_fn)(struct inflate_state *);
-static isal_inflate_init_fn loaded_inflate_init;
-static isal_inflate_fn loaded_inflate;
+static const winback_isal_functions *isal;
 #endif
 
 static winback_inflater_engine_kind chosen_engine;
@@ -35,12 +24,8 @@ static void choose_engine(void) {
 #if WINBACK_HAS_ISAL_HEADER
     const char *requested = getenv("WINBACK_INFLATER");
     if (requested != NULL && strcmp(requested, "zlib") == 0) return;
-    void *library = dlopen("libisal.so.2", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) library = dlopen("libisal.so", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) return;
-    loaded_inflate_init = (isal_inflate_init_fn)dlsym(library, "isal_inflate_init");
-    loaded_inflate = (isal_inflate_fn)dlsym(library, "isal_inflate");
-    if (loaded_inflate_init != NULL && loaded_inflate != NULL) chosen_engine = WINBACK_INFLATER_ISAL;
+    isal = winback_isal_load();
+    if (isal != NULL) chosen_engine = WINBACK_INFLATER_ISAL;
 #endif
 }
 
@@ -98,7 +83,7 @@ void winback_inflater_destroy(winback_inflater *inflater) {
 void winback_inflater_reset(winback_inflater *inflater) {
 #if WINBACK_HAS_ISAL_HEADER
     if (inflater->engine == WINBACK_INFLATER_ISAL) {
-        loaded_inflate_init(inflater->isal);
+        isal->inflate_init(inflater->isal);
         inflater->isal->crc_flag = ISAL_GZIP;
         return;
     }
@@ -136,7 +121,7 @@ int winback_inflater_run(winback_inflater *inflater, const uint8_t *input, size_
         state->avail_in = (uint32_t)input_count;
         state->next_out = output;
         state->avail_out = (uint32_t)output_count;
-        int status = loaded_inflate(state);
+        int status = isal->inflate(state);
         *consumed = input_count - state->avail_in;
         *produced = output_count - state->avail_out;
         if (status < 0) return status;
