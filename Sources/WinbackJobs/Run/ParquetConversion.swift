@@ -7,12 +7,12 @@ import WinbackParquet
 /// One table's `<table>.parquet` being written from its CSV rows, typed by the manifest's column types
 /// (``ParquetTables/appendColumn(_:column:rows:as:to:)``), so the Parquet file equals its CSV row for row.
 /// Rows come in as chunks of CSV rows (``append(csvRows:)``), straight from the CSV writer's bytes
-/// (``ParquetTwin``). Not thread-safe: one caller at a time.
-final class ParquetConversion {
+/// (``ParquetTwin``), or from a published CSV (`winback bench --parquet`). Not thread-safe: one caller at a time.
+public final class ParquetConversion {
     /// The CSV table's schema.
-    let schema: ReportSchema
+    public let schema: ReportSchema
     /// The Parquet file's name, `<table>.parquet`.
-    let name: String
+    public let name: String
     private let path: String
     private let handle: FileHandle
     private let writer: ParquetWriter
@@ -21,7 +21,7 @@ final class ParquetConversion {
     private var rowNumber = 0
 
     /// Creates `directory/<table>.parquet` for the CSV table `schema` (`<table>.csv.gz`).
-    init(schema: ReportSchema, directory: String) throws(JobError) {
+    public init(schema: ReportSchema, directory: String) throws(JobError) {
         self.schema = schema
         name = String(schema.name.dropLast(".csv.gz".count)) + ".parquet"
         path = directory + "/" + name
@@ -45,7 +45,7 @@ final class ParquetConversion {
     }
 
     /// Appends `rows`: whole CSV rows (no header), each ending in a newline.
-    func append(csvRows rows: [UInt8]) throws(JobError) {
+    public func append(csvRows rows: [UInt8]) throws(JobError) {
         let columns = schema.columns
         let chunk: CSVChunk
         do {
@@ -68,7 +68,7 @@ final class ParquetConversion {
     }
 
     /// Ends the file (footer, sync, close); its stats for the manifest.
-    func finish() throws(JobError) -> OutputStats {
+    public func finish() throws(JobError) -> OutputStats {
         do {
             let bytes = try writer.finish()
             try handle.synchronize()
