@@ -17,13 +17,8 @@ public struct ColumnBuffer {
         var max: [UInt8]?
     }
 
-    /// The pages of a column chunk before compression.
-    struct Pages {
-        /// The dictionary page's values (PLAIN), for a dictionary-encoded chunk.
-        var dictionary: (values: [UInt8], count: Int)?
-        /// The data page: definition levels, then the values or their dictionary indices.
-        var data: [UInt8]
-    }
+    /// A chunk's dictionary page before compression: its values (PLAIN) and their count.
+    typealias DictionaryPage = (values: [UInt8], count: Int)
 
     /// The column's type.
     public let type: ParquetColumnType
@@ -55,6 +50,25 @@ public struct ColumnBuffer {
     public init(type: ParquetColumnType) {
         self.type = type
         if type == .string { dictionary = StringDictionary() }
+    }
+
+    /// Makes room for `rows` values without growing (a hint: more may come).
+    mutating func reserve(rows: Int) {
+        switch type {
+        case .string: indices.reserveCapacity(rows)
+        case .int64, .decimal, .timestampMillis, .date, .boolean: integers.reserveCapacity(rows)
+        }
+    }
+
+    /// Empties the buffer for the next row group, keeping the memory it grew into.
+    mutating func reset() {
+        count = 0
+        nullRows.removeAll(keepingCapacity: true)
+        integers.removeAll(keepingCapacity: true)
+        plainStrings.removeAll(keepingCapacity: true)
+        indices.removeAll(keepingCapacity: true)
+        dictionary = type == .string ? StringDictionary() : nil
+        (minimumInteger, maximumInteger, minimumBytes, maximumBytes) = (nil, nil, nil, nil)
     }
 
     /// Whether a dictionary of `entries` strings in `bytes` bytes still pays for `values` present values.
@@ -112,8 +126,9 @@ public struct ColumnBuffer {
         count += 1
         if let entries = dictionary?.count, let index = dictionary?.index(of: bytes) {
             indices.append(UInt32(truncatingIfNeeded: index))
-            if let grown = dictionary, grown.count > entries,
-                !Self.dictionaryPays(entries: grown.count, values: indices.count, bytes: grown.page.count)
+            // Only a new entry can make the dictionary stop paying (read through `?.`: no copy of it per value).
+            if let grown = dictionary?.count, grown > entries,
+                !Self.dictionaryPays(entries: grown, values: indices.count, bytes: dictionary?.page.count ?? 0)
             {
                 giveUpDictionary()
             }
@@ -168,8 +183,10 @@ public struct ColumnBuffer {
     /// and holds at least one string).
     var isDictionaryEncoded: Bool { (dictionary?.count ?? 0) > 0 }
 
-    /// The chunk's pages before compression.
-    func encodedPages() -> Pages {
+    /// The chunk's data page before compression (definition levels, then the values or their dictionary indices)
+    /// into `page`, emptied first and reused page after page so its memory is not taken and zeroed again; returns
+    /// the dictionary page of a dictionary-encoded chunk.
+    func encodePages(into page: inout [UInt8]) -> DictionaryPage? {
         // The definition levels: one bit-packed run of bit width 1, a byte per 8 rows, nulls cleared.
         var levelBits = [UInt8](repeating: 0xFF, count: (count + 7) / 8)
         if count % 8 != 0 { levelBits[levelBits.count - 1] = UInt8((1 << (count % 8)) - 1) }
@@ -177,12 +194,12 @@ public struct ColumnBuffer {
         var levels: [UInt8] = []
         Self.appendVarint(UInt64(levelBits.count) << 1 | 1, to: &levels)
         levels += levelBits
-        var page: [UInt8] = []
+        page.removeAll(keepingCapacity: true)
         Self.appendLittleEndian(UInt64(levels.count), width: 4, to: &page)
         page += levels
         if let dictionary, dictionary.count > 0 {
             Self.appendIndices(indices, entries: dictionary.count, to: &page)
-            return Pages(dictionary: (dictionary.page, dictionary.count), data: page)
+            return (dictionary.page, dictionary.count)
         }
         switch type {
         case .string: page += plainStrings
@@ -201,7 +218,7 @@ public struct ColumnBuffer {
                 for integer in integers { withUnsafeBytes(of: integer.littleEndian) { page.append(contentsOf: $0) } }
             #endif
         }
-        return Pages(dictionary: nil, data: page)
+        return nil
     }
 
     /// RLE_DICTIONARY data: the bit width (one byte), then the indices as one bit-packed run (groups of 8,

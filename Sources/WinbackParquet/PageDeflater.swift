@@ -21,18 +21,18 @@ public enum PageDeflater: String, Sendable, CaseIterable {
     /// `bytes` as one gzip member, at zlib's `level` (0–9) for zlib; ISA-L uses its level 1 from level 1 on.
     func gzip(_ bytes: [UInt8], level: Int32) throws -> [UInt8] {
         let kind = self == .isal ? WINBACK_DEFLATER_ISAL : WINBACK_DEFLATER_ZLIB
-        var output = [UInt8](repeating: 0, count: winback_gzip_member_bound(bytes.count))
-        var produced = 0
-        let status = bytes.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { output in
+        var status: Int32 = 0
+        // Not zeroed first: the deflater writes what is kept.
+        let output = [UInt8](unsafeUninitializedCapacity: winback_gzip_member_bound(bytes.count)) { output, produced in
+            status = bytes.withUnsafeBufferPointer { input in
                 winback_gzip_member(kind, level, input.baseAddress, input.count, output.baseAddress, output.count, &produced)
             }
+            if status != 0 { produced = 0 }
         }
         guard status == 0 else {
             let reason = status == -1 ? "not available" : status == -2 ? "out of memory" : "failed (\(status))"
             throw ParquetWriter.Failure(description: "gzip page (\(rawValue)): \(reason)")
         }
-        output.removeLast(output.count - produced)
         return output
     }
 }

@@ -32,6 +32,8 @@ public final class ParquetWriter {
     private let deflater: PageDeflater
     private let sink: ([UInt8]) throws -> Void
     fileprivate var buffers: [ColumnBuffer]
+    /// The data page being compressed, reused column after column (``ColumnBuffer/encodePages(into:)``).
+    private var pageBuffer: [UInt8] = []
     private var rowGroups: [RowGroupInfo] = []
     private var rowsInGroup = 0
     /// Rows written so far.
@@ -43,10 +45,11 @@ public final class ParquetWriter {
     public static let defaultRowGroupRows = 1_000_000
 
     /// A writer of `columns` whose pages `deflater` compresses (zlib at `compressionLevel`); writes the magic
-    /// bytes to `sink` at once.
+    /// bytes to `sink` at once. `expectedRows`, when the caller knows about how many rows will come, sizes the
+    /// column buffers once instead of growing them row group after row group.
     public init(
         columns: [Column], rowGroupRows: Int = defaultRowGroupRows, compressionLevel: Int32 = 6, deflater: PageDeflater = .preferred,
-        sink: @escaping ([UInt8]) throws -> Void
+        expectedRows: Int? = nil, sink: @escaping ([UInt8]) throws -> Void
     )
         throws
     {
@@ -57,6 +60,9 @@ public final class ParquetWriter {
         self.deflater = deflater
         self.sink = sink
         buffers = columns.map { ColumnBuffer(type: $0.type) }
+        if let expectedRows, expectedRows > 0 {
+            for index in buffers.indices { buffers[index].reserve(rows: min(expectedRows, self.rowGroupRows)) }
+        }
         try emit(Self.magic)
     }
 
@@ -257,12 +263,12 @@ public final class ParquetWriter {
     private func flushRowGroup() throws {
         var info = RowGroupInfo(rows: rowsInGroup)
         for (index, column) in columns.enumerated() {
-            let buffer = buffers[index]
-            let pages = buffer.encodedPages()
+            let dictionaryPage = buffers[index].encodePages(into: &pageBuffer)
+            let (values, statistics) = (buffers[index].count, buffers[index].statistics)
             let start = Int64(offset)
             var uncompressed: Int64 = 0
             var dictionaryPageOffset: Int64?
-            if let dictionary = pages.dictionary {
+            if let dictionary = dictionaryPage {
                 dictionaryPageOffset = start
                 uncompressed += try writePage(dictionary.values, type: 2) { header in  // DICTIONARY_PAGE
                     header.structure(7) { dictionaryHeader in
@@ -272,21 +278,21 @@ public final class ParquetWriter {
                 }
             }
             let dataPageOffset = Int64(offset)
-            uncompressed += try writePage(pages.data, type: 0) { header in  // DATA_PAGE
+            uncompressed += try writePage(pageBuffer, type: 0) { header in  // DATA_PAGE
                 header.structure(5) { data in
-                    data.i32(1, Int32(buffer.count))
-                    data.i32(2, pages.dictionary == nil ? 0 : 8)  // PLAIN or RLE_DICTIONARY values
+                    data.i32(1, Int32(values))
+                    data.i32(2, dictionaryPage == nil ? 0 : 8)  // PLAIN or RLE_DICTIONARY values
                     data.i32(3, 3)  // RLE definition levels
                     data.i32(4, 3)  // RLE repetition levels (none)
                 }
             }
             let chunk = ChunkInfo(
-                column: column, values: buffer.count, dataPageOffset: dataPageOffset, dictionaryPageOffset: dictionaryPageOffset,
-                uncompressedSize: uncompressed, compressedSize: Int64(offset) - start, statistics: buffer.statistics)
+                column: column, values: values, dataPageOffset: dataPageOffset, dictionaryPageOffset: dictionaryPageOffset,
+                uncompressedSize: uncompressed, compressedSize: Int64(offset) - start, statistics: statistics)
             info.chunks.append(chunk)
             info.totalUncompressed += chunk.uncompressedSize
             info.totalCompressed += chunk.compressedSize
-            buffers[index] = ColumnBuffer(type: column.type)
+            buffers[index].reset()
         }
         rowGroups.append(info)
         rowsInGroup = 0

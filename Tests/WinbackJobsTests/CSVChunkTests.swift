@@ -4,7 +4,7 @@ import WinbackCore
 @testable import WinbackJobs
 
 /// The field finder under the Parquet twin: what ``CSVFormat`` writes splits back field for field, whatever the
-/// fields' lengths against its eight-byte scan, and a chunk that is not whole rows of the table's width is
+/// fields' lengths against its 64-byte blocks, and a chunk that is not whole rows of the table's width is
 /// refused naming the row.
 @Suite struct CSVChunkTests {
     static func fields(_ chunk: CSVChunk) -> [[String]] {
@@ -27,13 +27,19 @@ import WinbackCore
         #expect(Self.fields(chunk) == rows.map { $0.map { $0 ?? "" } })
     }
 
-    /// Every field length from 0 to 20 next to every other: separators at every offset of the eight-byte words.
+    /// Every field length from 0 to 150 next to others, some quoted with a comma or quote inside: separators at
+    /// every offset of the 64-byte blocks the scan reads, and quoted fields across them.
     @Test func everyFieldLengthSplits() throws {
-        let rows = (0...20).map { length in
-            [String(repeating: "a", count: length), String(repeating: "-", count: 20 - length), String(length)]
+        let rows = (0...150).map { length -> [String?] in
+            let quoted = length % 3 == 0 ? "q\"" + String(repeating: ",", count: length % 70) : "plain"
+            return [String(repeating: "a", count: length), String(repeating: "-", count: 150 - length), quoted, String(length)]
         }
-        let chunk = try CSVChunk(Array(rows.map(CSVFormat.line).joined().utf8), columns: 3)
-        #expect(Self.fields(chunk) == rows)
+        let chunk = try CSVChunk(Array(rows.map(CSVFormat.line).joined().utf8), columns: 4)
+        #expect(Self.fields(chunk) == rows.map { $0.map { $0 ?? "" } })
+        // The same splitter, reused for a smaller chunk, holds only that chunk's rows.
+        var reused = chunk
+        try reused.split(Array("x,y,z,1\n".utf8))
+        #expect(Self.fields(reused) == [["x", "y", "z", "1"]])
     }
 
     @Test(arguments: [

@@ -19,9 +19,12 @@ public final class ParquetConversion {
     /// The SHA-256 of the bytes written so far, for the manifest (fed by the writer's sink, so behind a lock).
     private let hashing: Shared<SHA256>
     private var rowNumber = 0
+    /// The fields of the rows being appended (reused chunk after chunk).
+    private var chunk: CSVChunk
 
-    /// Creates `directory/<table>.parquet` for the CSV table `schema` (`<table>.csv.gz`).
-    public init(schema: ReportSchema, directory: String) throws(JobError) {
+    /// Creates `directory/<table>.parquet` for the CSV table `schema` (`<table>.csv.gz`), of about `expectedRows`
+    /// rows when the caller knows (``ParquetWriter/init(columns:rowGroupRows:compressionLevel:deflater:expectedRows:sink:)``).
+    public init(schema: ReportSchema, directory: String, expectedRows: Int? = nil) throws(JobError) {
         self.schema = schema
         name = String(schema.name.dropLast(".csv.gz".count)) + ".parquet"
         path = directory + "/" + name
@@ -33,7 +36,7 @@ public final class ParquetConversion {
         do {
             writer = try ParquetWriter(
                 columns: schema.columns.map { .init(name: $0.name, type: ParquetTables.parquetType($0.type)) },
-                compressionLevel: ReportFileWriter.gzipLevel(schema)
+                compressionLevel: ReportFileWriter.gzipLevel(schema), expectedRows: expectedRows
             ) { bytes in
                 hashing.withLock { $0.update(data: bytes) }
                 try handle.write(contentsOf: bytes)
@@ -42,14 +45,14 @@ public final class ParquetConversion {
             throw JobError.io(IOError(path: path, reason: "\(error)"))
         }
         self.hashing = hashing
+        chunk = CSVChunk(columns: schema.columns.count)
     }
 
     /// Appends `rows`: whole CSV rows (no header), each ending in a newline.
     public func append(csvRows rows: [UInt8]) throws(JobError) {
         let columns = schema.columns
-        let chunk: CSVChunk
         do {
-            chunk = try CSVChunk(rows, columns: columns.count)
+            try chunk.split(rows)
         } catch {
             throw JobError.internalError("\(schema.name) row \(rowNumber + error.row): \(error.reason)")
         }

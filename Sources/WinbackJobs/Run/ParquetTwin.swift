@@ -20,9 +20,9 @@ final class ParquetTwin: @unchecked Sendable {
     /// Most chunks handed over and not yet converted.
     static let chunksInFlight = 4
 
-    /// A twin writing `directory/<table>.parquet` for the CSV table `schema`.
-    init(schema: ReportSchema, directory: String) throws(JobError) {
-        conversion = try ParquetConversion(schema: schema, directory: directory)
+    /// A twin writing `directory/<table>.parquet` for the CSV table `schema` (of about `expectedRows` rows, when known).
+    init(schema: ReportSchema, directory: String, expectedRows: Int? = nil) throws(JobError) {
+        conversion = try ParquetConversion(schema: schema, directory: directory, expectedRows: expectedRows)
     }
 
     /// Converts `rows` (whole CSV rows, no header), after the chunks handed over before.

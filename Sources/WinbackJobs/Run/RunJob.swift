@@ -120,7 +120,8 @@ public enum RunJob {
         let (calendar, money) = (context.calendar, context.money)
         async let tallies = ReportTallies.make(model, calendar: calendar, context: money)
         // With Parquet on, the largest table's Parquet twin converts its rows on the core the aggregates leave.
-        let subscriptions = try TableWriter(.subscriptions, directory: context.temporary, formats: context.config.report.formats)
+        let subscriptions = try TableWriter(
+            .subscriptions, directory: context.temporary, formats: context.config.report.formats, expectedRows: model.timelines.count)
         for timeline in model.timelines { try subscriptions.csv.write { SubscriptionsReport.append(timeline, to: &$0) } }
         outputs += try subscriptions.finish()
         let reports = RunReports(await tallies, calendar: context.calendar, currency: context.money.settings.currency)

@@ -8,10 +8,11 @@ struct TableWriter {
     let csv: ReportFileWriter
     private let twin: ParquetTwin?
 
-    /// Creates `<table>.csv.gz` (and `<table>.parquet` when `formats` holds `parquet`) in `directory`.
-    init(_ schema: ReportSchema, directory: String, formats: Set<ReportSettings.TableFormat>) throws {
+    /// Creates `<table>.csv.gz` (and `<table>.parquet` when `formats` holds `parquet`) in `directory`;
+    /// `expectedRows`, when known, sizes the twin's buffers once.
+    init(_ schema: ReportSchema, directory: String, formats: Set<ReportSettings.TableFormat>, expectedRows: Int? = nil) throws {
         csv = try ReportFileWriter(directory: directory, schema: schema, isCSV: true)
-        twin = formats.contains(.parquet) ? try ParquetTwin(schema: schema, directory: directory) : nil
+        twin = formats.contains(.parquet) ? try ParquetTwin(schema: schema, directory: directory, expectedRows: expectedRows) : nil
         if let twin { csv.onRows = { twin.consume($0) } }
     }
 

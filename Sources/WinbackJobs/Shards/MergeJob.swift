@@ -84,7 +84,8 @@ public enum MergeJob {
     /// `subscriptions` (and its Parquet twin): the shards' rows in `originalTransactionId` order, a k-way merge.
     /// A subscription in two partials (a relabelled or copied partial) exits 74: a subscription belongs to one shard.
     private static func mergeSubscriptions(_ set: PartialSet, _ context: RunContext, expected: Int) throws -> [OutputStats] {
-        let writer = try TableWriter(.subscriptions, directory: context.temporary, formats: context.config.report.formats)
+        let writer = try TableWriter(
+            .subscriptions, directory: context.temporary, formats: context.config.report.formats, expectedRows: expected)
         let readers = try set.partials.map { partial throws(JobError) in try partial.records(PartialManifest.subscriptionsFile) }
         func next(_ shard: Int) throws(JobError) -> (id: CompactIdentifier, text: String, line: [UInt8])? {
             guard let fields = try readers[shard].next(fields: 2) else { return nil }
