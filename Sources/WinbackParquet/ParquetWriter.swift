@@ -1,7 +1,8 @@
 /// Writes a flat table as a Parquet file (docs/analysts.md): every column OPTIONAL (empty cells are nulls), PLAIN
-/// encoding, one GZIP-compressed data page (v1) per column per row group, a row group per
-/// ``rowGroupRows`` rows, column statistics (null count, min, max) and a Thrift-compact footer with each
-/// column's logical type. Readable by DuckDB, pyarrow and Polars (`.ci/check_parquet.py` reads what the
+/// encoding (a string column with few distinct values: a dictionary page and RLE_DICTIONARY indices,
+/// ``ColumnBuffer``), one GZIP-compressed data page (v1) per column per row group (``PageDeflater``), a row
+/// group per ``rowGroupRows`` rows, column statistics (null count, min, max) and a Thrift-compact footer with
+/// each column's logical type. Readable by DuckDB, pyarrow and Polars (`.ci/check_parquet.py` reads what the
 /// sample run writes).
 ///
 /// Memory holds one row group's values. Bytes go to `sink` in order; nothing is written before ``init``.
