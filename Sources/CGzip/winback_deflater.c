@@ -7,15 +7,18 @@
 
 #include "winback_isal.h"
 
+#if WINBACK_HAS_ISAL_HEADER
+static const winback_isal_functions *isal;
+#endif
+
 static winback_deflater_engine_kind chosen_engine;
 static pthread_once_t choose_once = PTHREAD_ONCE_INIT;
 
 static void choose_engine(void) {
     chosen_engine = WINBACK_DEFLATER_ZLIB;
 #if WINBACK_HAS_ISAL_HEADER
-    const char *requested = getenv("WINBACK_DEFLATER");
-    if (requested != NULL && strcmp(requested, "zlib") == 0) return;
-    if (winback_isal_load() != NULL) chosen_engine = WINBACK_DEFLATER_ISAL;
+    isal = winback_isal_unless_refused("WINBACK_DEFLATER");
+    if (isal != NULL) chosen_engine = WINBACK_DEFLATER_ISAL;
 #endif
 }
 
@@ -86,7 +89,7 @@ int winback_gzip_member(winback_deflater_engine_kind engine, int zlib_level, con
         if (winback_deflater_engine() != WINBACK_DEFLATER_ISAL) return -1;
 #if WINBACK_HAS_ISAL_HEADER
         if (zlib_level > 0) {
-            return gzip_with_isal(winback_isal_load(), input, input_count, output, output_capacity, produced);
+            return gzip_with_isal(isal, input, input_count, output, output_capacity, produced);
         }
 #endif
     }

@@ -22,9 +22,7 @@ static pthread_once_t choose_once = PTHREAD_ONCE_INIT;
 static void choose_engine(void) {
     chosen_engine = WINBACK_INFLATER_ZLIB;
 #if WINBACK_HAS_ISAL_HEADER
-    const char *requested = getenv("WINBACK_INFLATER");
-    if (requested != NULL && strcmp(requested, "zlib") == 0) return;
-    isal = winback_isal_load();
+    isal = winback_isal_unless_refused("WINBACK_INFLATER");
     if (isal != NULL) chosen_engine = WINBACK_INFLATER_ISAL;
 #endif
 }

@@ -3,6 +3,8 @@
 #if WINBACK_HAS_ISAL_HEADER
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
 
 static winback_isal_functions loaded;
 static const winback_isal_functions *usable;
@@ -21,7 +23,9 @@ static void load(void) {
     }
 }
 
-const winback_isal_functions *winback_isal_load(void) {
+const winback_isal_functions *winback_isal_unless_refused(const char *variable) {
+    const char *requested = getenv(variable);
+    if (requested != NULL && strcmp(requested, "zlib") == 0) return NULL;
     pthread_once(&load_once, load);
     return usable;
 }

@@ -20,8 +20,8 @@ typedef struct {
 } winback_isal_functions;
 
 /// The functions, loaded on the first call (once per process), or NULL when the library does not load or
-/// lacks one of them.
-const winback_isal_functions *winback_isal_load(void);
+/// lacks one of them, or when the environment variable `variable` is `zlib` (the engine's caller asked for zlib).
+const winback_isal_functions *winback_isal_unless_refused(const char *variable);
 #endif
 
 #endif

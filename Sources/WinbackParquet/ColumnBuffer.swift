@@ -179,10 +179,6 @@ public struct ColumnBuffer {
         bytes.append(UInt8(value))
     }
 
-    /// Whether the chunk is written with a dictionary page (a string column whose dictionary paid to the end
-    /// and holds at least one string).
-    var isDictionaryEncoded: Bool { (dictionary?.count ?? 0) > 0 }
-
     /// The chunk's data page before compression (definition levels, then the values or their dictionary indices)
     /// into `page`, emptied first and reused page after page so its memory is not taken and zeroed again; returns
     /// the dictionary page of a dictionary-encoded chunk.

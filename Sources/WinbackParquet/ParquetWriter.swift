@@ -79,8 +79,9 @@ public final class ParquetWriter {
         }
     }
 
-    /// Appends one row whose values `fill` gives one at a time, in column order, without boxing them: the
-    /// fast path for tables converted cell by cell. After a throw the table is abandoned (a row may be half in).
+    /// Appends one row whose values `fill` gives one at a time, in column order, without boxing them (a chunk
+    /// of rows goes faster column by column: ``appendRows(_:_:)``). After a throw the table is abandoned (a row
+    /// may be half in).
     public func appendRow(_ fill: (inout RowCells) throws -> Void) throws {
         var cells = RowCells(writer: self)
         try fill(&cells)

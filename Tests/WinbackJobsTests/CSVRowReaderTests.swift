@@ -4,7 +4,7 @@ import WinbackIO
 
 @testable import WinbackJobs
 
-/// The CSV reader under the Parquet converter and `winback serve`: what ``CSVFormat`` writes reads back
+/// The CSV reader under `winback serve`: what ``CSVFormat`` writes reads back
 /// field for field, across read-buffer boundaries.
 @Suite struct CSVRowReaderTests {
     static let rows: [[String?]] = [
