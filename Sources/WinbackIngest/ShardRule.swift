@@ -8,18 +8,21 @@ import WinbackCrypto
     import Darwin
 #endif
 
-/// Which shard verifies a record (docs/sharding.md), decided before verification from the record's unverified
+/// Which shard keeps a record (docs/sharding.md), decided before verification from the record's unverified
 /// payload: its owner is the `originalTransactionId` of a transaction or renewal info; for a notification,
-/// that of its nested `signedTransactionInfo`, else its `notificationUUID`; for anything unreadable,
-/// `"<source>:<line>"`. The shard is the first 8 bytes (big-endian) of SHA-256 of the owner, mod `N`. A key
-/// given twice counts the first time.
+/// that of its nested `signedTransactionInfo`, else that of its nested `signedRenewalInfo`, else its
+/// `notificationUUID`; for anything unreadable, `"<source>:<line>"`. The shard is the first 8 bytes
+/// (big-endian) of SHA-256 of the owner, mod `N`. A key given twice counts the first time.
 ///
-/// Any rule would give the same merged result (the merge sees every record once, in input order); this
-/// one keeps a subscription's records together, so a shard's work is spread like the subscriptions.
+/// A notification's nested records are records of their own and each belongs to the shard of its own owner
+/// (``nestedRenewalShard(of:count:)``): a notification whose renewal info is another subscription's (Apple
+/// sends such) is verified by both shards, and each keeps only its part, so every subscription's records meet
+/// in one shard and the merge equals one machine for every `N`.
 public enum ShardRule {
     private static let originalTransactionId = Array("originalTransactionId".utf8)
     private static let data = Array("data".utf8)
     private static let signedTransactionInfo = Array("signedTransactionInfo".utf8)
+    private static let signedRenewalInfo = Array("signedRenewalInfo".utf8)
     private static let notificationUUID = Array("notificationUUID".utf8)
 
     /// The shard of `raw` among `count`. Every shard computes it for every record, so the common case — a
@@ -33,6 +36,21 @@ public enum ShardRule {
             return shard
         }
         return shard(ofOwner: owner(of: raw), count: count)
+    }
+
+    /// The shard of a signed notification's nested `signedRenewalInfo` among `count` (the shard of its own
+    /// `originalTransactionId`), or `nil` for any other record or a notification without a readable one, whose
+    /// parts all belong to ``shard(of:count:)``.
+    public static func nestedRenewalShard(of raw: RawRecord, count: Int) -> Int? {
+        guard count > 1, case .signed(let text, .notification) = raw.content else { return nil }
+        let owner = text.withBytes { jws -> [UInt8]? in
+            guard let payload = decodedPayload(of: jws) else { return nil }
+            return payload.withUnsafeBufferPointer { bytes in
+                guard let nested = nestedJWS(signedRenewalInfo, in: bytes) else { return nil }
+                return ownerOfJWS(nested, kind: .renewalInfo)
+            }
+        }
+        return owner.map { shard(ofOwner: $0, count: count) }
     }
 
     /// The shard of an owner key among `count`.
@@ -84,17 +102,26 @@ public enum ShardRule {
         case .notification:
             guard let payload = Base64.decodeURL(buffer: UnsafeBufferPointer(rebasing: segment)) else { return nil }
             return payload.withUnsafeBufferPointer { bytes -> [UInt8]? in
-                if let dataValue = JSONMemberScanner.value(of: data, in: bytes), dataValue.isObject {
-                    let dataBytes = UnsafeBufferPointer(rebasing: bytes[dataValue.range])
-                    if let nested = JSONMemberScanner.value(of: signedTransactionInfo, in: dataBytes), nested.isString,
-                        let owner = ownerOfJWS(UnsafeBufferPointer(rebasing: dataBytes[nested.range]), kind: .transaction)
-                    {
-                        return owner
-                    }
+                for (key, kind) in [(signedTransactionInfo, PayloadKind.transaction), (signedRenewalInfo, .renewalInfo)] {
+                    if let nested = nestedJWS(key, in: bytes), let owner = ownerOfJWS(nested, kind: kind) { return owner }
                 }
                 return member(notificationUUID, in: bytes)
             }
         }
+    }
+
+    /// The decoded payload of a compact JWS.
+    private static func decodedPayload(of jws: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard let segment = payloadSegment(of: jws) else { return nil }
+        return Base64.decodeURL(buffer: UnsafeBufferPointer(rebasing: segment))
+    }
+
+    /// The JWS text of `data.<key>` in a notification's decoded payload `bytes`.
+    private static func nestedJWS(_ key: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        guard let dataValue = JSONMemberScanner.value(of: data, in: bytes), dataValue.isObject else { return nil }
+        let dataBytes = UnsafeBufferPointer(rebasing: bytes[dataValue.range])
+        guard let nested = JSONMemberScanner.value(of: key, in: dataBytes), nested.isString else { return nil }
+        return UnsafeBufferPointer(rebasing: dataBytes[nested.range])
     }
 
     private static func ownerOfDecoded(_ value: JSONValue, kind: PayloadKind) -> [UInt8]? {
@@ -108,13 +135,15 @@ public enum ShardRule {
         switch kind {
         case .transaction, .renewalInfo: return text(value["originalTransactionId"])
         case .notification:
-            switch value["data"]?["signedTransactionInfo"] {
-            case .string(let jws)?:
-                var jws = jws
-                if let owner = jws.withUTF8({ ownerOfJWS($0, kind: .transaction) }) { return owner }
-            case let object?:
-                if let owner = text(object["originalTransactionId"]) { return owner }
-            case nil: break
+            for (key, kind) in [("signedTransactionInfo", PayloadKind.transaction), ("signedRenewalInfo", .renewalInfo)] {
+                switch value["data"]?[key] {
+                case .string(let jws)?:
+                    var jws = jws
+                    if let owner = jws.withUTF8({ ownerOfJWS($0, kind: kind) }) { return owner }
+                case let object?:
+                    if let owner = text(object["originalTransactionId"]) { return owner }
+                case nil: break
+                }
             }
             return text(value["notificationUUID"])
         }

@@ -4,7 +4,9 @@ import WinbackJobs
 
 /// One connection's HTTP/1.1 exchange: gathers a request's body (at most 64 KiB: a longer one is answered 413
 /// at once and the connection closed), asks the ``RetentionService``, writes its reply. NIO's pipelining
-/// helper upstream keeps the responses of pipelined requests in order.
+/// helper upstream keeps the responses of pipelined requests in order. Bytes that are not HTTP (junk after a
+/// valid request in the same write) are answered 400 and close the connection — after the answers of the
+/// requests before them are written, never instead of them.
 final class RetentionHTTPHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -21,13 +23,26 @@ final class RetentionHTTPHandler: ChannelInboundHandler {
 
     private let service: RetentionService
     private let tracker: ConnectionTracker
+    private let limit: ConnectionLimit
+    private let deadline: RequestReadDeadline
+    private let executor: RequestExecutor
     private var state = State.idle
+    /// Requests of this connection read and not yet answered.
+    private var answering = 0
+    /// Bytes that are not HTTP arrived while requests were being answered: 400 and close once they are.
+    private var isBadRequestPending = false
     /// For a 413: its reply's write once made, and whether the request's end arrived; both, and it closes.
     private var oversized: (written: EventLoopFuture<Void>?, isRead: Bool) = (nil, false)
 
-    init(service: RetentionService, tracker: ConnectionTracker) {
+    init(
+        service: RetentionService, tracker: ConnectionTracker, limit: ConnectionLimit, deadline: RequestReadDeadline,
+        executor: RequestExecutor
+    ) {
+        self.executor = executor
         self.service = service
         self.tracker = tracker
+        self.limit = limit
+        self.deadline = deadline
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -49,8 +64,10 @@ final class RetentionHTTPHandler: ChannelInboundHandler {
             state = .reading(head: head, body: body)
         case (.end, .reading(let head, let body)):
             state = .idle
+            deadline.requestRead()
             answer(head, body: Array(body.readableBytesView), context: context)
         case (.end, .discarding):
+            deadline.requestRead()
             oversized.isRead = true
             let channel = context.channel
             oversized.written?.whenComplete { _ in channel.close(promise: nil) }
@@ -66,15 +83,17 @@ final class RetentionHTTPHandler: ChannelInboundHandler {
         answer(head, body: nil, context: context, closing: true)
     }
 
-    /// Asks the service on a task and writes its reply on the event loop; `closing` says the connection ends
-    /// after this request whatever the client asked.
+    /// Asks the service on a task (on the server's ``RequestExecutor``) and writes its reply on the event loop;
+    /// `closing` says the connection ends after this request whatever the client asked.
     private func answer(_ head: HTTPRequestHead, body: [UInt8]?, context: ChannelHandlerContext, closing: Bool = false) {
         tracker.begin()
+        limit.beginAnswer(context.channel)
+        answering += 1
         let service = service
         let method = head.method.rawValue
         let target = head.uri
         let promise = context.eventLoop.makePromise(of: ServeReply.self)
-        promise.completeWithTask { await service.handle(method: method, target: target, body: body) }
+        Task(executorPreference: executor) { promise.succeed(await service.handle(method: method, target: target, body: body)) }
         let wantsKeepAlive = head.isKeepAlive && !closing
         promise.futureResult.assumeIsolated().whenSuccess { reply in
             // Draining (SIGTERM) closes every connection after its answer; a 413 closes at the request's end.
@@ -97,11 +116,18 @@ final class RetentionHTTPHandler: ChannelInboundHandler {
         var buffer = context.channel.allocator.buffer(capacity: reply.body.count)
         buffer.writeBytes(reply.body)
         context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
-        let tracker = tracker
+        let (tracker, limit, deadline) = (tracker, limit, deadline)
         let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-        written.whenComplete { _ in tracker.end() }
         let channel = context.channel
-        if closeAfterwards {
+        written.whenComplete { _ in
+            tracker.end()
+            limit.endAnswer(channel)
+        }
+        answering -= 1
+        deadline.answered()
+        if isBadRequestPending, answering == 0 {
+            refuseBadRequest(context: context)
+        } else if closeAfterwards {
             written.whenComplete { _ in channel.close(promise: nil) }
         } else if case .discarding = state {
             oversized.written = written
@@ -109,15 +135,29 @@ final class RetentionHTTPHandler: ChannelInboundHandler {
         }
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is IdleStateHandler.IdleStateEvent {
+    /// Bytes that are not HTTP: 400 and close, once the requests read before them are answered.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard error is HTTPParserError || error is ByteToMessageDecoderError else {
             context.close(promise: nil)
-        } else {
-            context.fireUserInboundEventTriggered(event)
+            return
         }
+        guard !isBadRequestPending else { return }
+        isBadRequestPending = true
+        if answering == 0 { refuseBadRequest(context: context) }
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        context.close(promise: nil)
+    /// Writes a 400 that closes the connection, then closes it.
+    private func refuseBadRequest(context: ChannelHandlerContext) {
+        let body = Array(#"{"error":"bad_request"}"#.utf8)
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Content-Length", value: String(body.count))
+        headers.add(name: "Connection", value: "close")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))), promise: nil)
+        var buffer = context.channel.allocator.buffer(capacity: body.count)
+        buffer.writeBytes(body)
+        context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }
 }

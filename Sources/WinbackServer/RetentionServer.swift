@@ -36,29 +36,42 @@ public final class RetentionServer: Sendable {
     }
 
     /// Starts listening on `host:port` with `service`; with `tls` (certificate chain and key, PEM files), HTTPS.
+    /// At most `maximumConnections` open at once (default ``ConnectionLimit/defaultMaximum()``: the descriptor
+    /// limit less 64); a request must arrive wholly within `requestReadTimeout` seconds of its first byte.
     /// Exit 74 when the address cannot be bound or a TLS file cannot be read, 64 when one is not PEM.
     public static func start(
-        service: RetentionService, host: String, port: Int, tls: (certificatePath: String, keyPath: String)? = nil
+        service: RetentionService, host: String, port: Int, tls: (certificatePath: String, keyPath: String)? = nil,
+        maximumConnections: Int? = nil, requestReadTimeout: Double = 10
     ) async throws(JobError) -> RetentionServer {
         let context = try tls.map { (paths) throws(JobError) in
             try makeTLSContext(certificatePath: paths.certificatePath, keyPath: paths.keyPath)
         }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         let tracker = ConnectionTracker()
+        let limit = ConnectionLimit(maximum: maximumConnections ?? ConnectionLimit.defaultMaximum())
+        let executor = RequestExecutor()
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(AcceptHandler(limit: limit)) }
+            }
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let context {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
                     }
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    // A connection that sends nothing for a minute is closed (Apple's requests come and go in
-                    // under a second; an idle client must not hold a connection for ever).
-                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: .seconds(60)))
-                    try channel.pipeline.syncOperations.addHandler(RetentionHTTPHandler(service: service, tracker: tracker))
+                    // A connection silent for a minute between requests is closed (Apple's requests come and go in
+                    // under a second; an idle client must not hold a connection for ever), and so is one whose request
+                    // does not arrive wholly within requestReadTimeout; never one whose request is being answered.
+                    let deadline = RequestReadDeadline(
+                        idleTimeout: .seconds(60), requestTimeout: .milliseconds(Int64(requestReadTimeout * 1000)))
+                    try channel.pipeline.syncOperations.addHandler(deadline)
+                    // Errors (bytes that are not HTTP) are answered by RetentionHTTPHandler, after what came before them.
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: false)
+                    try channel.pipeline.syncOperations.addHandler(
+                        RetentionHTTPHandler(service: service, tracker: tracker, limit: limit, deadline: deadline, executor: executor))
                 }
             }
         let listener: any Channel

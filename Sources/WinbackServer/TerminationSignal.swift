@@ -4,10 +4,13 @@ import Dispatch
     import Glibc
 #endif
 
-/// Waits for SIGTERM (what systemd and Kubernetes send to stop a service) or SIGINT (Ctrl-C).
+/// Waits for SIGTERM (what systemd and Kubernetes send to stop a service) or SIGINT (Ctrl-C); SIGHUP (what
+/// `systemctl reload` and a closed terminal send) does not stop the server: it calls `onHangUp` (serve reloads
+/// the newest published day).
 public enum TerminationSignal {
-    /// Returns the signal's number once one of them arrives; their default action (ending the process at once) is off from the call on.
-    public static func wait() async -> Int32 {
+    /// Returns the signal's number once SIGTERM or SIGINT arrives; their default action, and SIGHUP's (ending
+    /// the process at once), is off from the call on. Each SIGHUP calls `onHangUp`.
+    public static func wait(onHangUp: @escaping @Sendable () -> Void = {}) async -> Int32 {
         await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
             let queue = DispatchQueue(label: "winback.serve.signals")
             let state = SignalSources(continuation: continuation)
@@ -19,6 +22,11 @@ public enum TerminationSignal {
                     source.resume()
                     state.sources.append(source)
                 }
+                signal(SIGHUP, SIG_IGN)
+                let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
+                hangUp.setEventHandler(handler: onHangUp)
+                hangUp.resume()
+                state.sources.append(hangUp)
             }
         }
     }

@@ -13,7 +13,7 @@ struct ServeCommand: AsyncParsableCommand {
             promotional offer signed now, an alternate product, a message, or the fallback. GET /healthz, GET /metrics \
             (Prometheus). Every answer is logged to retention-requests/<UTC date>.ndjson beside the ledger. Prints one \
             JSON line when listening and a JSON summary when stopped (SIGTERM or SIGINT: requests in flight are \
-            answered first). Exit codes: 0 stopped; 64 invalid config or flag; 74 unreadable file or address in use.
+            answered first); SIGHUP reloads the newest published day, a day refused before included. Exit codes: 0 stopped; 64 invalid config or flag; 74 unreadable file or address in use.
             """
     )
 
@@ -35,6 +35,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The output root holding dt=<D>/ (default: the config's output).")
     var out: String?
 
+    @Option(
+        name: .customLong("max-connections"),
+        help: "Connections kept open at once (default: the descriptor limit less 64); at the limit the stalest idle one makes room.")
+    var maxConnections: Int?
+
     @Flag(name: .long, help: "No progress lines on stderr.")
     var quiet = false
 
@@ -52,9 +57,17 @@ struct ServeCommand: AsyncParsableCommand {
                 if !isQuiet || message.hasPrefix("warning") { CommandSupport.writeStderr(message + "\n") }
             }
             let tls = tlsCert.flatMap { certificate in tlsKey.map { (certificatePath: certificate, keyPath: $0) } }
-            let server = try await RetentionServer.start(service: service, host: host, port: port, tls: tls)
+            if let maxConnections, maxConnections < 1 {
+                throw JobError.usage("--max-connections: expected a number of connections of at least 1, found \(maxConnections)")
+            }
+            let server = try await RetentionServer.start(
+                service: service, host: host, port: port, tls: tls, maximumConnections: maxConnections)
             CommandSupport.writeStdout(server.listeningLine)
-            let signal = await TerminationSignal.wait()
+            let signal = await TerminationSignal.wait {
+                // SIGHUP (systemctl reload): look for a newly published day now, a refused one included.
+                if !isQuiet { CommandSupport.writeStderr("serve: SIGHUP: reloading the newest published day\n") }
+                service.reload(retryingRefused: true)
+            }
             if !quiet { CommandSupport.writeStderr("serve: signal \(signal): finishing requests in flight\n") }
             CommandSupport.writeStdout(await server.stop())
             return ExitStatus.success

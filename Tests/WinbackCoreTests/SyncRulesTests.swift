@@ -177,7 +177,9 @@ import WinbackCore
         #expect(
             throws: ConfigError(
                 key: "api.token",
-                message: "unknown key (allowed here: baseURL, directory, issuerId, keyId, privateKeyFile, requestsPerSecond)")
+                message:
+                    "unknown key (allowed here: allowInsecureHTTP, baseURL, directory, issuerId, keyId, maxPages, privateKeyFile, requestsPerSecond)"
+            )
         ) {
             try Self.api(#"{"keyId": "ABC", "issuerId": "i", "directory": "d", "token": "x"}"#)
         }

@@ -21,6 +21,18 @@ import WinbackTestSupport
         return String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
     }
 
+    /// `winback serve --config config --port 0` started, its stdout, and the JSON line it prints once listening.
+    static func launch(_ config: URL, arguments: [String] = []) throws -> (Process, Pipe, JSONValue) {
+        let process = Process()
+        process.executableURL = CommandRunner.executable
+        process.arguments = ["serve", "--config", config.path, "--port", "0"] + arguments
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return (process, stdout, try JSONParser.parse(Array(firstLine(stdout.fileHandleForReading).utf8)))
+    }
+
     @Test func servesTheNightsDecisionsUntilSIGTERM() async throws {
         let config = try RetentionDecisionsRunTests.config("serve-process", campaigns: ServeTests.campaigns)
         let night = try await CampaignRunTests.run(config, asOf: "2026-11-19")
@@ -29,14 +41,7 @@ import WinbackTestSupport
         let treated = try #require(decisions.first { $0[1] == "rm-offer" && $0[3] == "treatment" }?[0])
         let held = decisions.first { $0[1] == "rm-offer" && $0[3] == "holdout" }?[0]
 
-        let process = Process()
-        process.executableURL = CommandRunner.executable
-        process.arguments = ["serve", "--config", config.path, "--port", "0"]
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let listening = try JSONParser.parse(Array(Self.firstLine(stdout.fileHandleForReading).utf8))
+        let (process, stdout, listening) = try Self.launch(config)
         #expect(listening["decisionsDay"] == .string("2026-11-19"))
         #expect(listening["decisions"] == .integer(Int64(Set(decisions.map { $0[0] ?? "" }).count)))
         let address = try #require(listening["listening"]?.stringValue)

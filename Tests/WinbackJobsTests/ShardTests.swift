@@ -266,6 +266,33 @@ import WinbackTestSupport
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/dt=2026-11-19").path))
     }
 
+    /// Shard 0's candidates or rejects put in shard 1's partial with their size, digest and record count
+    /// (issue 51): what is read is checked against the shard rule (candidates) and the shard's own counts
+    /// (rejects), so the copy is 74 naming the file, nothing published.
+    @Test(arguments: [("candidates.wbr", "belongs to shard 0, not shard 1"), ("rejects.wbr", "rejects where partial.json counts")])
+    func aRecordFileCopiedFromAnotherShardWithItsDigestIsRefused(_ name: String, _ words: String) throws {
+        let directory = try CommandRunner.temporaryDirectory("shard-copied")
+        let forged = directory.appendingPathComponent("a1")
+        try FileManager.default.copyItem(at: Self.partials.appendingPathComponent("a1"), to: forged)
+        try FileManager.default.removeItem(at: forged.appendingPathComponent(name))
+        try FileManager.default.copyItem(at: Self.partials.appendingPathComponent("a0/" + name), to: forged.appendingPathComponent(name))
+        let entry = { (url: URL) throws -> String in
+            let text = try String(contentsOf: url.appendingPathComponent("partial.json"), encoding: .utf8)
+            let start = try #require(text.range(of: "\"\(name)\":{"))
+            let end = try #require(text[start.upperBound...].firstIndex(of: "}"))
+            return String(text[start.lowerBound...end])
+        }
+        let (own, copied) = (try entry(forged), try entry(Self.partials.appendingPathComponent("a0")))
+        try #require(own != copied)
+        let manifest = forged.appendingPathComponent("partial.json")
+        try String(contentsOf: manifest, encoding: .utf8).replacingOccurrences(of: own, with: copied)
+            .write(to: manifest, atomically: true, encoding: .utf8)
+        let result = try Self.mergeWithShardZero(forged, out: directory.appendingPathComponent("out"))
+        #expect(result.exitCode == 74, "\(name): \(result.stderr)")
+        #expect(result.firstErrorLine.contains(forged.path + "/" + name) && result.firstErrorLine.contains(words), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/dt=2026-11-19").path))
+    }
+
     @Test func theTwoGoodPartialsMergeThroughTheCommandLine() throws {
         let out = try CommandRunner.temporaryDirectory("shard-cli-out")
         let result = try CommandRunner.run(

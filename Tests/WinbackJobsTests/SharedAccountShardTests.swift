@@ -13,17 +13,13 @@ import WinbackTestSupport
 @Suite(.serialized) struct SharedAccountShardTests {
     static let asOf = "2026-11-19"
 
-    /// A sample of 400 subscriptions, 30 % of them a customer's second (or third) one, and its config; made once.
-    static let dataset: URL? = {
+    /// A sample of 400 subscriptions, 30 % of them a customer's second (or third) one, and its config; made once,
+    /// by a task every test awaits (blocking a thread of the cooperative pool to wait for it could starve the pool).
+    static let dataset = Task<URL?, Never> {
         guard let directory = try? CommandRunner.temporaryDirectory("shared-accounts") else { return nil }
-        let semaphore = DispatchSemaphore(value: 0)
-        Task.detached {
-            _ = try? await SampleDataJob.run(outputDirectory: directory.path, subscriptions: 400, seed: 21, sharedAccountShare: 0.3)
-            semaphore.signal()
-        }
-        semaphore.wait()
+        _ = try? await SampleDataJob.run(outputDirectory: directory.path, subscriptions: 400, seed: 21, sharedAccountShare: 0.3)
         return directory
-    }()
+    }
 
     static func options(_ config: URL, output: URL, ledger: URL) -> RunOptions {
         let nonces = SequentialNonce()
@@ -53,7 +49,7 @@ import WinbackTestSupport
     }
 
     @Test(arguments: 1...7) func accountsAcrossShardsAreCombinedAsOneMachine(_ count: Int) async throws {
-        let config = try #require(Self.dataset).appendingPathComponent("winback.json")
+        let config = try #require(await Self.dataset.value).appendingPathComponent("winback.json")
         let shared = try CommandRunner.temporaryDirectory("shared-accounts-\(count)")
         let single = shared.appendingPathComponent("single")
         _ = try await RunJob.run(Self.options(config, output: single, ledger: shared.appendingPathComponent("single.sqlite")))
@@ -61,21 +57,29 @@ import WinbackTestSupport
             let across = try Self.accountsAcrossShards(single, count: count)
             #expect(!across.intersection(try Self.eligibleAccounts(single)).isEmpty, "an eligible account has subscriptions in two shards")
         }
+        try await Self.expectShardsAndMergePublish(single, config: config, count: count, work: shared)
+    }
+
+    /// Runs `count` shards of `config` and their merge in `work` and expects the merged day to be the bytes of
+    /// the one-machine day published under `single`.
+    static func expectShardsAndMergePublish(_ single: URL, config: URL, count: Int, work: URL) async throws {
         var partials: [URL] = []
         for index in 0..<count {
-            var options = Self.options(config, output: shared, ledger: shared.appendingPathComponent("shards.sqlite"))
-            options.partialDirectory = shared.appendingPathComponent("partial-\(index)").path
+            var options = options(config, output: work, ledger: work.appendingPathComponent("shards.sqlite"))
+            options.partialDirectory = work.appendingPathComponent("partial-\(index)").path
             _ = try await ShardJob.run(options, shard: try #require(ShardSpec(index: index, count: count)))
-            partials.append(shared.appendingPathComponent("partial-\(index)"))
+            partials.append(work.appendingPathComponent("partial-\(index)"))
         }
-        let merged = shared.appendingPathComponent("merged")
+        let merged = work.appendingPathComponent("merged")
         let outcome = try await MergeJob.run(
-            Self.options(config, output: merged, ledger: shared.appendingPathComponent("merged.sqlite")),
-            partialDirectories: partials.map(\.path))
+            options(config, output: merged, ledger: work.appendingPathComponent("merged.sqlite")), partialDirectories: partials.map(\.path))
         #expect(outcome.exitCode == 0)
-        let reference = try VerifiedStoreTests.published(single, asOf: Self.asOf)
-        let files = try VerifiedStoreTests.published(merged, asOf: Self.asOf)
+        let reference = try VerifiedStoreTests.published(single, asOf: asOf)
+        let files = try VerifiedStoreTests.published(merged, asOf: asOf)
         #expect(reference.count > 15 && Set(files.keys) == Set(reference.keys))
-        for (name, bytes) in reference { #expect(files[name] == bytes, "\(name)") }
+        for (name, bytes) in reference {
+            let isSame = files[name] == bytes
+            #expect(isSame, "\(name) differs from one machine's (N = \(count))")
+        }
     }
 }

@@ -18,6 +18,8 @@ public final class MockWebhookReceiver: Sendable {
         case stall(Double)
         /// Close the connection without an answer.
         case drop
+        /// Answer 200 with `Content-Encoding: gzip` and these compressed bytes (a gzip bomb), whatever was asked for.
+        case compressed([UInt8])
     }
 
     /// A request the receiver got.
@@ -65,6 +67,11 @@ public final class MockWebhookReceiver: Sendable {
             LoopbackHTTPServer.respond(incoming.connection, status: status, body: #"{"error":"injected"}"#)
         case .drop:
             break
+        case .compressed(let bytes):
+            let head =
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n"
+                + "Content-Length: \(bytes.count)\r\nConnection: close\r\n\r\n"
+            _ = LoopbackHTTPServer.sendBytes(incoming.connection, Array(head.utf8) + bytes)
         case .stall(let seconds):
             state.withLock { $0.deliveries.append(delivery) }
             Thread.sleep(forTimeInterval: seconds)

@@ -11,9 +11,17 @@ public struct APISettings: Sendable, Equatable {
     public var directory: String
     /// The API's base URL without a trailing `/`; `nil`: Apple's, by `app.environment` (``defaultBaseURL(environment:)``).
     public var baseURL: String?
-    /// The most requests a second `winback sync --history/--statuses` sends, retries included (1…50; Apple
+    /// The most requests a second any `winback sync` mode sends to Apple, retries included (1…50; Apple
     /// allows 50 per app; default 40).
     public var requestsPerSecond: Int64 = 40
+    /// The most pages one day of notification history, or one id's transaction history, may take before the
+    /// sync stops with 76 naming this key (`api.maxPages`, 1…1 000 000; default 10 000: 200 000 notifications a
+    /// day at Apple's 20 a page). With ``requestsPerSecond`` it bounds how long and how much a server that
+    /// always has "more" can make a sync work.
+    public var maxPages: Int64 = 10_000
+    /// `api.allowInsecureHTTP`: an `http://` ``baseURL`` to a host other than loopback is accepted (the bearer
+    /// token then travels in clear text); default `false`.
+    public var allowsInsecureHTTP = false
 
     /// Settings from the config's `api` object.
     public init(keyId: String, issuerId: String, privateKeyFile: String?, directory: String, baseURL: String?) {
@@ -32,7 +40,9 @@ public struct APISettings: Sendable, Equatable {
 
     /// Parses the `api` object: unknown keys, missing ids or a `baseURL` that is not `http(s)://host…` fail naming the key.
     static func parse(_ object: ConfigObject) throws(ConfigError) -> APISettings {
-        try object.allowOnly(["keyId", "issuerId", "privateKeyFile", "directory", "baseURL", "requestsPerSecond"])
+        try object.allowOnly([
+            "keyId", "issuerId", "privateKeyFile", "directory", "baseURL", "requestsPerSecond", "maxPages", "allowInsecureHTTP",
+        ])
         let keyId = try object.string("keyId")
         let issuerId = try object.string("issuerId")
         let directory = try object.string("directory")
@@ -56,6 +66,16 @@ public struct APISettings: Sendable, Equatable {
                     message: "expected requests a second from 1 to 50 (Apple allows 50 per app), found \(rate)")
             }
             settings.requestsPerSecond = rate
+        }
+        if let pages = try object.optionalInteger("maxPages") {
+            guard (1...1_000_000).contains(pages) else {
+                throw ConfigError(key: "api.maxPages", message: "expected pages from 1 to 1000000, found \(pages)")
+            }
+            settings.maxPages = pages
+        }
+        settings.allowsInsecureHTTP = try object.optionalBool("allowInsecureHTTP") ?? false
+        if let url = baseURL {
+            try PlainHTTP.check(url, key: "api.baseURL", isAllowed: settings.allowsInsecureHTTP, optIn: "api.allowInsecureHTTP")
         }
         return settings
     }

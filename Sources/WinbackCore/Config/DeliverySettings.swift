@@ -9,6 +9,9 @@ public struct DeliverySettings: Sendable, Equatable {
     public var batchSize = 500
     /// `delivery.webhook.timeoutSeconds`: seconds one request may take in all, 1…600 (default 30).
     public var timeoutSeconds = 30
+    /// `delivery.webhook.allowInsecureHTTP`: an `http://` URL to a host other than loopback is accepted (offer
+    /// codes and signatures then travel in clear text); default `false`.
+    public var allowsInsecureHTTP = false
 
     /// Settings with `url` and `secretFile`, the rest at their defaults.
     public init(url: String, secretFile: String?) {
@@ -20,13 +23,16 @@ public struct DeliverySettings: Sendable, Equatable {
     static func parse(_ object: ConfigObject) throws(ConfigError) -> DeliverySettings {
         try object.allowOnly(["webhook"])
         let webhook = try ConfigObject(try object.required("webhook"), key: "delivery.webhook")
-        try webhook.allowOnly(["url", "secretFile", "batchSize", "timeoutSeconds"])
+        try webhook.allowOnly(["url", "secretFile", "batchSize", "timeoutSeconds", "allowInsecureHTTP"])
         let url = try webhook.string("url")
         let rest = url.hasPrefix("https://") ? url.dropFirst(8) : url.hasPrefix("http://") ? url.dropFirst(7) : nil
         guard let rest, let host = rest.split(separator: "/").first, !host.isEmpty, !url.contains(" ") else {
             throw ConfigError(key: "delivery.webhook.url", message: "expected an http:// or https:// URL, found '\(url)'")
         }
         var settings = DeliverySettings(url: url, secretFile: try webhook.optionalString("secretFile"))
+        settings.allowsInsecureHTTP = try webhook.optionalBool("allowInsecureHTTP") ?? false
+        try PlainHTTP.check(
+            url, key: "delivery.webhook.url", isAllowed: settings.allowsInsecureHTTP, optIn: "delivery.webhook.allowInsecureHTTP")
         if let size = try webhook.optionalInteger("batchSize") {
             guard (1...10_000).contains(size) else {
                 throw ConfigError(key: "delivery.webhook.batchSize", message: "expected an integer from 1 to 10000, found \(size)")

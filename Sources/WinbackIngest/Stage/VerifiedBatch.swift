@@ -13,10 +13,22 @@ struct VerifiedBatch: Sendable {
             var verified = VerifiedBatch()
             func process(_ raw: RawRecord, index: Int) async {
                 if let shard {
-                    guard ShardRule.shard(of: raw, count: shard.count) == shard.index else { return }
+                    let recordShard = ShardRule.shard(of: raw, count: shard.count)
+                    let renewalShard = ShardRule.nestedRenewalShard(of: raw, count: shard.count) ?? recordShard
+                    guard recordShard == shard.index || renewalShard == shard.index else { return }
                     let before = verified.outcomes.count
                     await processor.process(raw, into: &verified.outcomes, cache: cache)
-                    verified.orderIndexes += repeatElement(index, count: verified.outcomes.count - before)
+                    // Each part is kept by its owner's shard and ordered as one machine orders it: the record,
+                    // then its nested transaction, then its nested renewal info (RecordOrder.init(line:index:part:)).
+                    var kept = before
+                    for position in before..<verified.outcomes.count {
+                        let part = RecordOrder.Part(path: verified.outcomes[position].location.path)
+                        guard (part == .nestedRenewalInfo ? renewalShard : recordShard) == shard.index else { continue }
+                        verified.outcomes.swapAt(kept, position)
+                        verified.orderIndexes.append(RecordOrder.orderIndex(index: index, part: part))
+                        kept += 1
+                    }
+                    verified.outcomes.removeSubrange(kept..<verified.outcomes.count)
                 } else {
                     await processor.process(raw, into: &verified.outcomes, cache: cache)
                 }

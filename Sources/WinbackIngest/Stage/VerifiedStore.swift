@@ -49,7 +49,8 @@ public final class VerifiedStore: Sendable {
             hasher.update(data: Array(text.utf8) + [0])
         }
         add("winback verified store, entry format \(StoreEntryEncoder.formatVersion)")
-        if let shard { add("shard \(shard)") }
+        // Rule 2: a notification's nested renewal info is kept by its own owner's shard (ShardRule).
+        if let shard { add("shard \(shard), shard rule 2") }
         for root in settings.roots {
             var serializer = DER.Serializer()
             if (try? serializer.serialize(root)) != nil { hasher.update(data: serializer.serializedBytes) }

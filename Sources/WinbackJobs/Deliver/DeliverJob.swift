@@ -51,27 +51,30 @@ public enum DeliverJob {
         let batches = WebhookBatch.batches(lines, asOf: asOf, batchSize: settings.batchSize, batchSizes: batchSizes)
         let retryLog: @Sendable (String) -> Void
         if options.isQuiet { retryLog = { _ in } } else { retryLog = log }
-        let sender = WebhookSender(
-            transport: HTTPTransport(timeout: Double(settings.timeoutSeconds), maximumBodyBytes: 1 << 20), url: url, secret: secret,
-            policy: options.retryPolicy, now: options.now, sleep: options.sleep, jitter: options.jitter,
-            log: retryLog)
-        var outcome = DeliverOutcome(asOf: asOf)
-        for batch in batches {
-            if delivered[batch.campaignId]?.batches.contains(batch.number) == true {
-                outcome.alreadyDelivered += 1
-                continue
+        return try await HTTPTransport.withTransport(timeout: Double(settings.timeoutSeconds), maximumBodyBytes: 1 << 20) {
+            transport throws(JobError) in
+            let sender = WebhookSender(
+                transport: transport, url: url, secret: secret,
+                policy: options.retryPolicy, now: options.now, sleep: options.sleep, jitter: options.jitter,
+                log: retryLog)
+            var outcome = DeliverOutcome(asOf: asOf)
+            for batch in batches {
+                if delivered[batch.campaignId]?.batches.contains(batch.number) == true {
+                    outcome.alreadyDelivered += 1
+                    continue
+                }
+                let (status, retries) = try await sender.send(batch)
+                outcome.retries += retries
+                try ledger.recordDelivery(
+                    asOf: asOf, campaign: batch.campaignId, batch: batch.number, offers: batch.lines.count,
+                    batchSize: batchSizes[batch.campaignId] ?? settings.batchSize, status: status,
+                    acknowledgedAt: RunJob.timestamp(options.now()))
+                outcome.batches += 1
+                outcome.offers += batch.lines.count
+                if !options.isQuiet { log("deliver: \(batch.idempotencyKey): \(batch.lines.count) offers acknowledged (HTTP \(status))") }
             }
-            let (status, retries) = try await sender.send(batch)
-            outcome.retries += retries
-            try ledger.recordDelivery(
-                asOf: asOf, campaign: batch.campaignId, batch: batch.number, offers: batch.lines.count,
-                batchSize: batchSizes[batch.campaignId] ?? settings.batchSize, status: status,
-                acknowledgedAt: RunJob.timestamp(options.now()))
-            outcome.batches += 1
-            outcome.offers += batch.lines.count
-            if !options.isQuiet { log("deliver: \(batch.idempotencyKey): \(batch.lines.count) offers acknowledged (HTTP \(status))") }
+            return outcome
         }
-        return outcome
     }
 
     /// The HMAC secret: `WINBACK_WEBHOOK_SECRET_FILE`, else `delivery.webhook.secretFile` (relative to the

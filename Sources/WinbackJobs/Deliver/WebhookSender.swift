@@ -43,6 +43,10 @@ struct WebhookSender: Sendable {
                             + response.bodyExcerpt())
                 }
             } catch let failure as HTTPTransport.Failure {
+                if failure.isRefused {
+                    throw JobError.unexpectedResponse(
+                        "the webhook's answer to batch \(batch.idempotencyKey) was refused: \(failure.description)")
+                }
                 problem = failure.description
             } catch let error as JobError {
                 throw error

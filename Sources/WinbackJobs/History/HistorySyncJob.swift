@@ -14,8 +14,6 @@ import WinbackIO
 public enum HistorySyncJob {
     /// Ids worked on at once: enough to keep 40 requests a second going at Apple's latency (about 150 ms).
     public static let defaultConcurrency = 8
-    /// The most pages one id's history may take (Apple pages 20 transactions).
-    static let maximumPagesPerId = 100_000
 
     /// Runs the sync; throws a ``JobError`` with the exit code of docs/sync.md (64, 74, 75, 76, 77).
     public static func run(_ options: SyncOptions, log: @escaping @Sendable (String) -> Void) async throws(JobError)
@@ -48,47 +46,52 @@ public enum HistorySyncJob {
 
         let retryLog: @Sendable (String) -> Void
         if options.isQuiet { retryLog = { _ in } } else { retryLog = log }
-        let client = AppStoreAPIClient(
-            transport: HTTPTransport(timeout: options.requestTimeout, maximumBodyBytes: options.maximumResponseBytes),
-            baseURL: settings.baseURL ?? APISettings.defaultBaseURL(environment: loaded.config.app.environment), key: key,
-            bundleId: loaded.config.app.bundleId, policy: options.retryPolicy,
-            pacer: RequestPacer(requestsPerSecond: Double(settings.requestsPerSecond), onDeparture: options.onRequest), now: options.now,
-            sleep: options.sleep,
-            jitter: options.jitter, log: retryLog)
+        return try await HTTPTransport.withTransport(timeout: options.requestTimeout, maximumBodyBytes: options.maximumResponseBytes) {
+            transport throws(JobError) in
+            let client = AppStoreAPIClient(
+                transport: transport,
+                baseURL: settings.baseURL ?? APISettings.defaultBaseURL(environment: loaded.config.app.environment), key: key,
+                bundleId: loaded.config.app.bundleId, policy: options.retryPolicy,
+                pacer: RequestPacer(requestsPerSecond: Double(settings.requestsPerSecond), onDeparture: options.onRequest),
+                now: options.now,
+                sleep: options.sleep,
+                jitter: options.jitter, log: retryLog)
 
-        let kinds = (options.history ? [HistoryCursorStore.Kind.history] : []) + (options.statuses ? [.statuses] : [])
-        var passes: [HistoryCursorStore.Kind: Int64] = [:]
-        var finished: [HistoryCursorStore.Kind: Set<String>] = [:]
-        for kind in kinds {
-            let pass = try store.beginPass(kind)
-            passes[kind] = pass.number
-            finished[kind] = pass.finished
-            if pass.isResumed, !options.isQuiet {
-                log("sync: resuming the \(kind.rawValue) pass \(pass.number): \(pass.finished.count) ids already done")
+            let kinds = (options.history ? [HistoryCursorStore.Kind.history] : []) + (options.statuses ? [.statuses] : [])
+            var passes: [HistoryCursorStore.Kind: Int64] = [:]
+            var finished: [HistoryCursorStore.Kind: Set<String>] = [:]
+            for kind in kinds {
+                let pass = try store.beginPass(kind)
+                passes[kind] = pass.number
+                finished[kind] = pass.finished
+                if pass.isResumed, !options.isQuiet {
+                    log("sync: resuming the \(kind.rawValue) pass \(pass.number): \(pass.finished.count) ids already done")
+                }
             }
-        }
-        let work = ids.compactMap { id -> IdWork? in
-            let todo = kinds.filter { finished[$0]?.contains(id) != true }
-            return todo.isEmpty ? nil : IdWork(id: id, kinds: todo)
-        }
-        let fetcher = IdFetcher(client: client, files: files, store: store, passes: passes, log: retryLog)
-        let progress = HistoryProgress(total: work.count, client: client, log: options.isQuiet ? nil : log)
-        let outcome = Shared(
-            HistorySyncOutcome(
-                mode: kinds.map(\.rawValue).joined(separator: "+"), directory: files.root, ids: ids.count,
-                idsResumed: ids.count - work.count))
-        let failure = await runConcurrently(work, concurrency: max(options.concurrency, 1)) { item throws(JobError) in
-            let result = try await fetcher.fetch(item)
-            outcome.withLock { $0.add(result) }
-            progress.idDone()
-        }
-        progress.finish()
-        if let failure { throw failure }
-        for kind in kinds { try store.finishPass(kind) }
-        return outcome.withLock { outcome in
-            outcome.requests = client.requests
-            outcome.retries = client.retries
-            return outcome
+            let work = ids.compactMap { id -> IdWork? in
+                let todo = kinds.filter { finished[$0]?.contains(id) != true }
+                return todo.isEmpty ? nil : IdWork(id: id, kinds: todo)
+            }
+            let fetcher = IdFetcher(
+                client: client, files: files, store: store, passes: passes, maxPages: Int(settings.maxPages), log: retryLog)
+            let progress = HistoryProgress(total: work.count, client: client, log: options.isQuiet ? nil : log)
+            let outcome = Shared(
+                HistorySyncOutcome(
+                    mode: kinds.map(\.rawValue).joined(separator: "+"), directory: files.root, ids: ids.count,
+                    idsResumed: ids.count - work.count))
+            let failure = await runConcurrently(work, concurrency: max(options.concurrency, 1)) { item throws(JobError) in
+                let result = try await fetcher.fetch(item)
+                outcome.withLock { $0.add(result) }
+                progress.idDone()
+            }
+            progress.finish()
+            if let failure { throw failure }
+            for kind in kinds { try store.finishPass(kind) }
+            return outcome.withLock { outcome in
+                outcome.requests = client.requests
+                outcome.retries = client.retries
+                return outcome
+            }
         }
     }
 

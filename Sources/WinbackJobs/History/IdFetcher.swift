@@ -18,6 +18,8 @@ struct IdFetcher: Sendable {
     let store: HistoryCursorStore
     /// The open pass of each kind.
     let passes: [HistoryCursorStore.Kind: Int64]
+    /// The most pages one id's history may take (`api.maxPages`).
+    let maxPages: Int
     let log: @Sendable (String) -> Void
 
     /// Does what `work` still needs.
@@ -57,10 +59,11 @@ struct IdFetcher: Sendable {
                 revision = page.revision
                 break
             }
-            guard page.revision != revision, pages < HistorySyncJob.maximumPagesPerId else {
+            guard page.revision != revision, pages < maxPages else {
                 throw .unexpectedResponse(
                     "the App Store Server API's transaction history of \(id) still had more after \(pages) pages with revision "
-                        + "'\(HTTPResponse.escaped(page.revision, limit: 80))': stopping instead of asking for ever")
+                        + "'\(HTTPResponse.escaped(page.revision, limit: 80))': stopping instead of asking for ever "
+                        + "(at most api.maxPages = \(maxPages) pages an id)")
             }
             revision = page.revision
         }

@@ -25,12 +25,23 @@ enum PublishedDecisions {
         return nil
     }
 
-    /// The decisions of `day`, ranking campaigns by `campaignOrder`. A day without the file (published before
-    /// Retention Messaging existed) has no decisions; a file that is not the table is an I/O error.
+    /// The decisions of `day`, ranking campaigns by `campaignOrder`. A day whose `_manifest.json` does not list
+    /// the file (published before Retention Messaging existed) has no decisions; a file the manifest lists but
+    /// that is missing or unreadable, a day without a readable manifest, or a file that is not the table is an
+    /// I/O error (the server keeps the day it serves: answering every account with the fallback would be wrong
+    /// without a word).
     static func load(output: String, day: String, campaignOrder: [String]) throws -> RetentionDecisionTable {
         var table = RetentionDecisionTable(day: day, campaignOrder: campaignOrder)
-        let path = output + "/dt=" + day + "/" + ReportSchema.retentionDecisions.name
-        guard FileManager.default.fileExists(atPath: path) else { return table }
+        let name = ReportSchema.retentionDecisions.name
+        let path = output + "/dt=" + day + "/" + name
+        guard FileManager.default.fileExists(atPath: path) else {
+            let manifestPath = output + "/dt=" + day + "/_manifest.json"
+            guard let manifest = FileManager.default.contents(atPath: manifestPath) else {
+                throw IOError(path: path, reason: "missing, and the day's _manifest.json cannot be read to tell whether it should be there")
+            }
+            guard String(decoding: manifest, as: UTF8.self).contains("\"\(name)\"") else { return table }
+            throw IOError(path: path, reason: "missing, though the day's _manifest.json lists it")
+        }
         var reader = CSVRowReader(source: try GzipReader(source: try FileByteSource(path: path)))
         let header = try reader.next()?.map { $0.map { String(decoding: $0, as: UTF8.self) } ?? "" }
         let expected = ReportSchema.retentionDecisions.columns.map(\.name)

@@ -64,14 +64,15 @@ public final class RetentionService: Sendable {
         case "/healthz":
             guard method == "GET" else { return notAllowed("GET") }
             let (day, count) = decisions
+            let refused = served.withLock { $0.failed?.label }
             metrics.count(outcome: "healthz")
-            return .json(
-                200,
-                JSONText.render(
-                    JSONText.object([
-                        ("status", .string("ok")), ("decisionsDay", day.map(JSONValue.string) ?? .null),
-                        ("decisions", .integer(Int64(count))),
-                    ])))
+            // A newer day that did not load leaves the older one served: still healthy (200), but said.
+            var members: [(String, JSONValue)] = [
+                ("status", .string(refused == nil ? "ok" : "degraded")), ("decisionsDay", day.map(JSONValue.string) ?? .null),
+                ("decisions", .integer(Int64(count))),
+            ]
+            if let refused { members.append(("refusedDay", .string(refused))) }
+            return .json(200, JSONText.render(JSONText.object(members)))
         case "/metrics":
             guard method == "GET" else { return notAllowed("GET") }
             let (day, count) = decisions
@@ -200,11 +201,12 @@ public final class RetentionService: Sendable {
     /// Loads the newest published day if it is not the one served (a new day, or the same day published
     /// again); `true` when the served decisions changed. A day that does not load is reported once and the
     /// previous day stays.
+    /// With `retryingRefused` (SIGHUP), a day refused before is read again.
     @discardableResult
-    public func reload() -> Bool {
+    public func reload(retryingRefused: Bool = false) -> Bool {
         guard let latest = PublishedDecisions.latest(output: output) else { return false }
         let (current, failed) = served.withLock { ($0.day, $0.failed) }
-        guard latest != current, latest != failed else { return false }
+        guard latest != current, retryingRefused || latest != failed else { return false }
         do {
             let table = try PublishedDecisions.load(output: output, day: latest.label, campaignOrder: campaignOrder)
             served.withLock { $0 = (table, latest, nil) }

@@ -73,10 +73,20 @@ public enum MergeJob {
             return (key, fields)
         }
         var heads = try readers.indices.map(next)
+        var read = [Int](repeating: 0, count: readers.count)
         while let shard = smallest(heads, by: { $0.key.lexicographicallyPrecedes($1.key) }), let head = heads[shard] {
             try writer.write(line: String(decoding: head.fields[3], as: UTF8.self) + "\n")
             if isVerbose { FileHandle.standardError.write(Data(head.fields[4] + [UInt8(ascii: "\n")])) }
+            read[shard] += 1
             heads[shard] = try next(shard)
+        }
+        // The rejects as read must be the ones the shard counted: another shard's file copied in is refused.
+        for (shard, partial) in set.partials.enumerated() where read[shard] != partial.manifest.counts.rejected {
+            throw JobError.io(
+                IOError(
+                    path: partial.directory + "/" + PartialManifest.rejectsFile,
+                    reason: "holds \(read[shard]) rejects where partial.json counts \(partial.manifest.counts.rejected) "
+                        + "(a file of another shard or run)"))
         }
         return try writer.finish()
     }
@@ -104,6 +114,7 @@ public enum MergeJob {
                             + "a subscription belongs to one shard"))
             }
             previous = (head.id, shard)
+            try Self.checkOwner(head.text, of: set.partials[shard], file: PartialManifest.subscriptionsFile)
             try writer.csv.write { $0.append(contentsOf: head.line) }
             written += 1
             heads[shard] = try next(shard)
@@ -113,6 +124,18 @@ public enum MergeJob {
                 IOError(path: set.partials[0].directory, reason: "the partials hold \(written) subscriptions, their tallies \(expected)"))
         }
         return try writer.finish()
+    }
+
+    /// Refuses (74) a subscription that is not `partial`'s own by the shard rule: a record file copied from
+    /// another shard, whatever digest `partial.json` was given for it.
+    private static func checkOwner(_ originalTransactionId: String, of partial: PartialSet.Partial, file: String) throws(JobError) {
+        let shard = ShardRule.shard(ofOwner: Array(originalTransactionId.utf8), count: partial.manifest.shard.count)
+        guard shard != partial.manifest.shard.index else { return }
+        throw .io(
+            IOError(
+                path: partial.directory + "/" + file,
+                reason: "subscription \(originalTransactionId) belongs to shard \(shard), not shard \(partial.manifest.shard.index) "
+                    + "(a file of another shard copied in)"))
     }
 
     /// The shard whose head sorts first (the lowest shard on a tie); `nil` when every shard is done.
@@ -153,6 +176,7 @@ public enum MergeJob {
                             path: partial.directory + "/" + PartialManifest.candidatesFile,
                             reason: "unusable partial file: a candidate of campaign '\(id)' that this config does not read"))
                 }
+                try checkOwner(account.originalTransactionId, of: partial, file: PartialManifest.candidatesFile)
                 candidates[id, default: []].append(account)
             }
         }

@@ -141,7 +141,7 @@ final class AppStoreAPIClient: Sendable {
                         "the App Store Server API answered HTTP \(response.status) for \(subject): \(response.bodyExcerpt())")
                 }
             } catch let failure as HTTPTransport.Failure {
-                if failure.isTooLarge {
+                if failure.isRefused {
                     throw JobError.unexpectedResponse(
                         "the App Store Server API's answer for \(subject) was refused: \(failure.description)")
                 }

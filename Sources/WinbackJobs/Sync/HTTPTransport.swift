@@ -1,180 +1,132 @@
+import AsyncHTTPClient
 import Foundation
-import Synchronization
+import NIOCore
+import NIOHTTP1
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// The HTTP client of `winback sync`: Foundation's `URLSession` (libcurl on Linux), chosen over
-/// AsyncHTTPClient because it ships with the toolchain — no dependency, no build time; one POST at a time
-/// needs nothing more (Package.swift and docs/performance.md have the measurement). TLS certificates are
-/// verified (the session's default); there is no switch to turn that off.
+/// The HTTP client of every outgoing request (`winback sync`, `winback deliver`): AsyncHTTPClient on SwiftNIO,
+/// one client per command, shut down when the command ends (``withTransport(timeout:maximumBodyBytes:_:)``).
+/// It sends each request once: retrying is its callers' one loop (``RetryPolicy``), never a layer below it.
+/// TLS certificates are verified (the client's default); there is no switch to turn that off.
 ///
 /// What a peer cannot make it do: follow a redirect (the 3xx is the response, so the bearer token never
 /// goes to another origin); take longer than ``timeout`` for a whole response, however slowly the body
-/// trickles; or hold more than ``maximumBodyBytes`` of a body (refused from its `Content-Length` before it is
-/// read, else as it arrives, after any decompression; `identity` is the only encoding asked for).
-struct HTTPTransport: Sendable {
+/// trickles; hold more than ``maximumBodyBytes`` of a body (refused from its `Content-Length` before it is
+/// read, else as it arrives); or inflate anything: `identity` is the only encoding asked for, nothing is
+/// decompressed, and an answer in another `Content-Encoding` (a gzip bomb) is refused unread.
+final class HTTPTransport: Sendable {
     /// Why no usable response arrived: a connection refused or dropped (mid-body included), a timeout, a
-    /// TLS failure — temporary, tried again — or a body over the limit (``isTooLarge``), which is not.
+    /// TLS failure — temporary, tried again — or a body refused (``isRefused``: over the limit, or encoded
+    /// though identity was asked for), which is an unexpected response, not retried.
     struct Failure: Error, Sendable, CustomStringConvertible {
         var description: String
-        /// The body was larger than ``HTTPTransport/maximumBodyBytes``: an unexpected response, not retried.
-        var isTooLarge = false
+        /// The answer was refused unread: an unexpected response, not retried.
+        var isRefused = false
     }
 
-    private let session: URLSession
-    private let delegate: TransferDelegate
+    private let client: HTTPClient
     /// Seconds a whole request may take, from sending it to the body's last byte.
     let timeout: Double
-    /// The largest response body held, in bytes (after decompression).
+    /// The largest response body held, in bytes.
     let maximumBodyBytes: Int
 
     /// A client whose requests give up after `timeout` seconds in all, holding bodies of at most
-    /// `maximumBodyBytes` (default 64 MiB: a notification history page is far smaller).
-    init(timeout: Double, maximumBodyBytes: Int = 64 << 20) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        delegate = TransferDelegate(maximumBodyBytes: maximumBodyBytes)
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    /// `maximumBodyBytes`. Shut it down with ``shutdown()``; ``withTransport(timeout:maximumBodyBytes:_:)`` does.
+    private init(timeout: Double, maximumBodyBytes: Int) {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: HTTPClient.Configuration.Timeout(connect: .milliseconds(Int64(min(timeout, 10) * 1000))),
+            decompression: .disabled)
+        configuration.connectionPool = HTTPClient.Configuration.ConnectionPool(idleTimeout: .seconds(30))
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.timeout = timeout
         self.maximumBodyBytes = maximumBodyBytes
     }
 
-    /// Sends a `method` request (`GET`, or `POST` with `body`) to `url` with `headers`; any HTTP status is a
-    /// response (a redirect too), not a failure.
-    func send(method: String, url: URL, headers: [(String, String)], body: [UInt8]?) async throws(Failure) -> HTTPResponse {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        request.httpMethod = method
-        if let body { request.httpBody = Data(body) }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-        let task = session.dataTask(with: request)
-        let timeout = self.timeout
-        let result: Result<HTTPResponse, Failure> = await withCheckedContinuation { continuation in
-            delegate.start(task, continuation: continuation)
-            // The deadline covers the whole response: a body that trickles a byte at a time ends here.
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [delegate] in
-                delegate.expire(task, after: timeout)
-            }
+    /// Runs `body` with a transport (see ``init(timeout:maximumBodyBytes:)``) and shuts its client down after,
+    /// whether `body` returned or threw.
+    static func withTransport<Value: Sendable>(
+        timeout: Double, maximumBodyBytes: Int, _ body: (HTTPTransport) async throws(JobError) -> Value
+    ) async throws(JobError) -> Value {
+        let transport = HTTPTransport(timeout: timeout, maximumBodyBytes: maximumBodyBytes)
+        let result: Result<Value, JobError>
+        do {
+            result = .success(try await body(transport))
+        } catch {
+            result = .failure(error)
         }
+        try? await transport.client.shutdown()
         return try result.get()
     }
-}
 
-/// The session's delegate: collects each task's body, refuses redirects, enforces the body limit and the
-/// deadline, and resumes the waiting request exactly once.
-private final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    private struct Transfer {
-        var continuation: CheckedContinuation<Result<HTTPResponse, HTTPTransport.Failure>, Never>
-        var body = Data()
-        var failure: HTTPTransport.Failure?
-    }
-
-    private let transfers = Mutex<[Int: Transfer]>([:])
-    private let maximumBodyBytes: Int
-
-    init(maximumBodyBytes: Int) {
-        self.maximumBodyBytes = maximumBodyBytes
-    }
-
-    func start(_ task: URLSessionDataTask, continuation: CheckedContinuation<Result<HTTPResponse, HTTPTransport.Failure>, Never>) {
-        transfers.withLock { $0[task.taskIdentifier] = Transfer(continuation: continuation) }
-        task.resume()
-    }
-
-    /// Ends `task` when it is still running after the deadline.
-    func expire(_ task: URLSessionTask, after seconds: Double) {
-        let isRunning = transfers.withLock { transfers in
-            guard transfers[task.taskIdentifier] != nil else { return false }
-            // A failure already recorded (a body over the limit) is the reason, not the deadline.
-            guard transfers[task.taskIdentifier]?.failure == nil else { return true }
-            transfers[task.taskIdentifier]?.failure = HTTPTransport.Failure(
-                description: "timed out (no complete answer within \(seconds.formatted()) s)")
-            return true
-        }
-        if isRunning { task.cancel() }
-    }
-
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
-        completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        // Never follow: the redirect is the answer (an unexpected response), and the token stays here.
-        completionHandler(nil)
-    }
-
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-    ) {
-        // A declared length over the limit is refused before any of the body is read.
-        guard response.expectedContentLength > Int64(maximumBodyBytes) else { return completionHandler(.allow) }
-        transfers.withLock { transfers in
-            if transfers[dataTask.taskIdentifier]?.failure == nil { transfers[dataTask.taskIdentifier]?.failure = tooLarge }
-        }
-        completionHandler(.cancel)
-        // Foundation on Linux does not always end the task for `.cancel`; cancelling it does.
-        dataTask.cancel()
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let isTooLarge = transfers.withLock { transfers in
-            let id = dataTask.taskIdentifier
-            guard transfers[id]?.failure == nil, let held = transfers[id]?.body.count else { return false }
-            guard held + data.count <= maximumBodyBytes else {
-                transfers[id]?.failure = tooLarge
-                transfers[id]?.body = Data()
-                return true
+    /// Sends a `method` request (`GET`, `POST` or `PUT` with `body`) to `url` with `headers`, once; any HTTP
+    /// status is a response (a redirect too), not a failure.
+    func send(method: String, url: URL, headers: [(String, String)], body: [UInt8]?) async throws(Failure) -> HTTPResponse {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = HTTPMethod(rawValue: method)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        request.headers.replaceOrAdd(name: "Accept-Encoding", value: "identity")
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let (client, timeout, maximumBodyBytes, prepared) = (self.client, self.timeout, self.maximumBodyBytes, request)
+        do {
+            // The deadline covers the whole response: a body that trickles a byte at a time ends here.
+            return try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
+                group.addTask {
+                    try await Self.exchange(prepared, client: client, timeout: timeout, maximumBodyBytes: maximumBodyBytes)
+                }
+                group.addTask {
+                    try await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let response = first else {
+                    throw Failure(description: "timed out (no complete answer within \(timeout.formatted()) s)")
+                }
+                return response
             }
-            // Appended in place: a copy of the body per chunk would make a large answer quadratic.
-            transfers[id]?.body.append(data)
-            return false
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw Failure(description: Self.describe(error))
         }
-        if isTooLarge { dataTask.cancel() }
     }
 
-    /// Why a body over the limit was refused.
-    private var tooLarge: HTTPTransport.Failure {
-        HTTPTransport.Failure(
-            description: "the response body is over \(maximumBodyBytes) bytes (a notification history page is far smaller)",
-            isTooLarge: true)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        if let failure = transfer.failure {
-            transfer.continuation.resume(returning: .failure(failure))
-            return
+    /// One request and its bounded body.
+    private static func exchange(_ request: HTTPClientRequest, client: HTTPClient, timeout: Double, maximumBodyBytes: Int) async throws
+        -> HTTPResponse
+    {
+        let response = try await client.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
+        if let encoding = response.headers.first(name: "content-encoding"), encoding.lowercased() != "identity" {
+            throw Failure(
+                description: "the response is '\(HTTPResponse.escaped(encoding, limit: 40))'-encoded though only identity was asked for "
+                    + "(refused unread: nothing is inflated)",
+                isRefused: true)
         }
-        if let error {
-            transfer.continuation.resume(returning: .failure(HTTPTransport.Failure(description: Self.describe(error))))
-            return
+        let tooLarge = Failure(description: "the response body is over \(maximumBodyBytes) bytes", isRefused: true)
+        if let declared = response.headers.first(name: "content-length").flatMap(Int.init), declared > maximumBodyBytes {
+            throw tooLarge
         }
-        guard let http = task.response as? HTTPURLResponse else {
-            transfer.continuation.resume(returning: .failure(HTTPTransport.Failure(description: "not an HTTP response")))
-            return
+        var body: [UInt8] = []
+        for try await buffer in response.body {
+            guard body.count + buffer.readableBytes <= maximumBodyBytes else { throw tooLarge }
+            body.append(contentsOf: buffer.readableBytesView)
         }
         var fields: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
-        }
-        transfer.continuation.resume(
-            returning: .success(HTTPResponse(status: http.statusCode, headers: fields, body: [UInt8](transfer.body))))
+        for (name, value) in response.headers { fields[name.lowercased()] = value }
+        return HTTPResponse(status: Int(response.status.code), headers: fields, body: body)
     }
 
-    /// A URL error's short description, without the URL.
+    /// A client error's short description, without the URL.
     private static func describe(_ error: any Error) -> String {
-        guard let error = error as? URLError else { return "network error: \(error.localizedDescription)" }
-        switch error.code {
-        case .timedOut: return "timed out"
-        case .cannotConnectToHost: return "connection refused"
-        case .networkConnectionLost: return "connection lost"
-        default: return "network error \(error.code.rawValue): \(error.localizedDescription)"
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .deadlineExceeded, .readTimeout, .connectTimeout: return "timed out"
+            case .remoteConnectionClosed: return "connection lost"
+            default: return "network error: \(error)"
+            }
         }
+        if error is CancellationError { return "cancelled" }
+        let text = "\(error)"
+        if text.contains("connectionRefused") || text.contains("Connection refused") { return "connection refused" }
+        return "network error: \(HTTPResponse.escaped(text, limit: 200))"
     }
 }

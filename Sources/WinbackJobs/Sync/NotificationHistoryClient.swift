@@ -11,8 +11,9 @@ struct NotificationHistoryClient {
     /// The path of Get Notification History.
     static let path = "/inApps/v1/notifications/history"
 
-    /// The most pages one day may take (Apple pages 20 notifications: 2 million notifications a day).
-    static let maximumPagesPerDay = 100_000
+    /// The most bytes of notifications one day may hold in memory before the sync stops (76): a server that
+    /// pages new notifications for ever cannot make the command grow past it.
+    static let maximumHeldBytes = 128 << 20
 
     /// What fetching a day took.
     struct DayHistory: Sendable {
@@ -28,6 +29,8 @@ struct NotificationHistoryClient {
 
     /// The requests, their pace, token and retries.
     let client: AppStoreAPIClient
+    /// The most pages one day may take (`api.maxPages`).
+    let maxPages: Int
 
     /// Every notification of `day`, all pages; `onPage` sees the pages and notifications so far.
     func fetch(day: SyncDay, onPage: (Int, Int) -> Void) async throws(JobError) -> DayHistory {
@@ -36,6 +39,7 @@ struct NotificationHistoryClient {
         var seen = Set<String>()
         var paginationToken: String? = nil
         var tokensSeen = Set<String>()
+        var heldBytes = 0
         let body = Array(
             JSONText.render(JSONText.object(["startDate": .integer(day.startMilliseconds), "endDate": .integer(day.endMilliseconds)])).utf8)
         repeat {
@@ -46,7 +50,16 @@ struct NotificationHistoryClient {
                 throw .internalError("a 404 taken as an answer for \(day)")
             }
             history.pages += 1
-            for payload in page.signedPayloads where seen.insert(payload).inserted { history.signedPayloads.append(payload) }
+            for payload in page.signedPayloads where seen.insert(payload).inserted {
+                history.signedPayloads.append(payload)
+                heldBytes += payload.utf8.count
+            }
+            guard heldBytes <= Self.maximumHeldBytes else {
+                throw .unexpectedResponse(
+                    "the App Store Server API's notification history for \(day) is over \(Self.maximumHeldBytes >> 20) MiB after "
+                        + "\(history.pages) pages: stopping (sync the day in parts with --from/--to is not possible below a day; "
+                        + "this is far more than any app's day)")
+            }
             onPage(history.pages, history.signedPayloads.count)
             paginationToken = page.hasMore ? page.paginationToken : nil
             if let token = paginationToken {
@@ -56,10 +69,10 @@ struct NotificationHistoryClient {
                         "the App Store Server API repeated a paginationToken for \(day) after \(history.pages) pages "
                             + "(hasMore stays true): stopping instead of asking for ever")
                 }
-                guard history.pages < Self.maximumPagesPerDay else {
+                guard history.pages < maxPages else {
                     throw .unexpectedResponse(
                         "the App Store Server API still had more pages for \(day) after \(history.pages): stopping "
-                            + "(at most \(Self.maximumPagesPerDay) pages a day)")
+                            + "(at most api.maxPages = \(maxPages) pages a day)")
                 }
             }
         } while paginationToken != nil

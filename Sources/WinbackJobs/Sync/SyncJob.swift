@@ -27,31 +27,39 @@ public enum SyncJob {
         let baseURL = settings.baseURL ?? APISettings.defaultBaseURL(environment: loaded.config.app.environment)
         let retryLog: @Sendable (String) -> Void
         if options.isQuiet { retryLog = { _ in } } else { retryLog = log }
-        let client = NotificationHistoryClient(
-            client: AppStoreAPIClient(
-                transport: HTTPTransport(timeout: options.requestTimeout, maximumBodyBytes: options.maximumResponseBytes), baseURL: baseURL,
-                key: key, bundleId: loaded.config.app.bundleId, policy: options.retryPolicy, pacer: nil, now: options.now,
-                sleep: options.sleep, jitter: options.jitter, log: retryLog))
-        let progress = options.isQuiet ? nil : SyncProgress(log: log)
-        var outcome = SyncOutcome(from: days[0].label, to: days[days.count - 1].label, directory: directory)
-        for day in days {
-            let path = directory + "/" + day.fileName
-            if !options.refresh, FileManager.default.fileExists(atPath: path) {
-                outcome.daysSkipped += 1
-                progress?.finish("sync: \(day): already written; skipped (--refresh fetches it again)")
-                continue
+        let outcome = try await HTTPTransport.withTransport(timeout: options.requestTimeout, maximumBodyBytes: options.maximumResponseBytes)
+        {
+            transport throws(JobError) in
+            let client = NotificationHistoryClient(
+                client: AppStoreAPIClient(
+                    transport: transport, baseURL: baseURL,
+                    key: key, bundleId: loaded.config.app.bundleId, policy: options.retryPolicy,
+                    pacer: RequestPacer(requestsPerSecond: Double(settings.requestsPerSecond), onDeparture: options.onRequest),
+                    now: options.now,
+                    sleep: options.sleep, jitter: options.jitter, log: retryLog),
+                maxPages: Int(settings.maxPages))
+            let progress = options.isQuiet ? nil : SyncProgress(log: log)
+            var outcome = SyncOutcome(from: days[0].label, to: days[days.count - 1].label, directory: directory)
+            for day in days {
+                let path = directory + "/" + day.fileName
+                if !options.refresh, FileManager.default.fileExists(atPath: path) {
+                    outcome.daysSkipped += 1
+                    progress?.finish("sync: \(day): already written; skipped (--refresh fetches it again)")
+                    continue
+                }
+                let history = try await client.fetch(day: day) { pages, count in
+                    progress?.update("sync: \(day): page \(pages), \(count) notifications")
+                }
+                try FileSystem.writeAtomically(try dayFile(history.signedPayloads, path: path), to: path)
+                outcome.daysWritten += 1
+                outcome.notifications += history.signedPayloads.count
+                outcome.requests += history.requests
+                outcome.retries += history.retries
+                progress?.finish(
+                    "sync: \(day): \(history.signedPayloads.count) notification\(history.signedPayloads.count == 1 ? "" : "s") in \(history.pages) page\(history.pages == 1 ? "" : "s")"
+                        + (history.retries > 0 ? ", \(history.retries) retried" : "") + " → \(path)")
             }
-            let history = try await client.fetch(day: day) { pages, count in
-                progress?.update("sync: \(day): page \(pages), \(count) notifications")
-            }
-            try FileSystem.writeAtomically(try dayFile(history.signedPayloads, path: path), to: path)
-            outcome.daysWritten += 1
-            outcome.notifications += history.signedPayloads.count
-            outcome.requests += history.requests
-            outcome.retries += history.retries
-            progress?.finish(
-                "sync: \(day): \(history.signedPayloads.count) notification\(history.signedPayloads.count == 1 ? "" : "s") in \(history.pages) page\(history.pages == 1 ? "" : "s")"
-                    + (history.retries > 0 ? ", \(history.retries) retried" : "") + " → \(path)")
+            return outcome
         }
         warnIfNotRead(days.map { directory + "/" + $0.fileName }, loaded: loaded, log: log)
         return outcome

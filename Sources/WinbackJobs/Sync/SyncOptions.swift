@@ -17,9 +17,9 @@ public struct SyncOptions: Sendable {
     public var retryPolicy = RetryPolicy()
     /// Seconds a request may go without progress before it fails (and is retried).
     public var requestTimeout: Double = 60
-    /// The largest response body accepted, in bytes (after any decompression); a larger one is an unexpected
-    /// response (76). Default 64 MiB: a notification history page is far smaller.
-    public var maximumResponseBytes = 64 << 20
+    /// The largest response body accepted, in bytes (nothing is decompressed); a larger one is an unexpected
+    /// response (76). Default 16 MiB: an Apple page (20 JWS) is about 100 KB.
+    public var maximumResponseBytes = 16 << 20
     /// `--history`: fetch each id's transaction history (docs/sync.md) instead of notifications.
     public var history = false
     /// `--statuses`: fetch each id's subscription statuses (docs/sync.md) instead of notifications.
@@ -30,7 +30,7 @@ public struct SyncOptions: Sendable {
     public var idsFromNotifications = false
     /// Ids worked on at once by `--history/--statuses` (the request pace holds whatever this is).
     public var concurrency = HistorySyncJob.defaultConcurrency
-    /// Called as the pace lets each request of `--history/--statuses` go (tests measure the pace with it).
+    /// Called as the pace lets each request to Apple go (tests measure the pace with it).
     public var onRequest: (@Sendable () -> Void)?
     /// The wall clock: the default days, the 180-day limit, each token's `iat`.
     public var now: @Sendable () -> Date
