@@ -8,8 +8,10 @@ connections, timing each from its *scheduled* send (so a slow server cannot hide
       DIR/root.pem, DIR/leaf.pem + key, DIR/config.json (trusting root.pem, two Retention Messaging
       campaigns), DIR/out/dt=2026-11-19/retention_decisions.csv.gz with N subscriptions (default 1 600 000)
       and _SUCCESS.
-  serve_load.py run URL DIR --rate R --seconds S [--connections C]
-      Signs R×S fresh requests (unique requestIdentifier, signedDate now; subscriptions drawn from the
+  serve_load.py run URL DIR --rate R --seconds S [--connections C] [--route notifications]
+      With --route notifications: R×S App Store Server Notifications V2 (unique notificationUUID, DID_RENEW,
+      this app, signedDate now) POSTed to /notifications (SPEC §24), each answered only once durable.
+      Otherwise: signs R×S fresh requests (unique requestIdentifier, signedDate now; subscriptions drawn from the
       decisions: 40 % promotional offer, 30 % alternate product, 10 % holdout, 20 % unknown), sends them at R
       per second, checks every answer, prints one JSON line: sent, ok, errors, achieved rate, p50/p90/p99/max ms.
 """
@@ -90,6 +92,7 @@ def setup(args):
         "retentionMessaging": {"defaultMessageIdentifier": "7a1c2e3f-4b5d-4e6f-8a9b-0c1d2e3f4a5b"},
         "ledger": "state/ledger.sqlite",
         "output": "out",
+        "api": {"keyId": "K", "issuerId": "I", "directory": "pushed"},
         "campaigns": [
             {"id": "rm-offer", "audience": "retention", "channel": "retention_messaging", "messageIdentifier": MESSAGE,
              "offer": {"offerIdentifier": "retention.monthly.1"}, "rules": {"maxDaysToExpiry": 14}, "holdoutPercent": 20},
@@ -117,10 +120,22 @@ def setup(args):
     print(json.dumps({"directory": directory, "decisions": args.decisions}))
 
 
-def sign_requests(directory, count, decisions):
+def load_signer(directory):
+    """The leaf's private key and the encoded JWS header (x5c leaf → intermediate → root) that setup wrote."""
     signer = json.load(open(f"{directory}/signer.json"))
     key = serialization.load_pem_private_key(signer["key"].encode(), None)
-    header = b64url(json.dumps({"alg": "ES256", "x5c": signer["x5c"]}, separators=(",", ":")).encode())
+    return key, b64url(json.dumps({"alg": "ES256", "x5c": signer["x5c"]}, separators=(",", ":")).encode())
+
+
+def sign_jws(key, header, payload):
+    """An ES256 compact JWS of `payload` under the encoded `header`, the signature as r‖s."""
+    signing_input = header + "." + b64url(json.dumps(payload, separators=(",", ":")).encode())
+    r, s = decode_dss_signature(key.sign(signing_input.encode(), ec.ECDSA(hashes.SHA256())))
+    return signing_input + "." + b64url(r.to_bytes(32, "big") + s.to_bytes(32, "big"))
+
+
+def sign_requests(directory, count, decisions):
+    key, header = load_signer(directory)
     now = int(time.time() * 1000)
     bodies = []
     for index in range(count):
@@ -133,11 +148,22 @@ def sign_requests(directory, count, decisions):
             otid = 3000000000000000 + index
         payload = {"originalTransactionId": str(otid), "appAppleId": APP_APPLE_ID, "productId": "com.example.winback.monthly",
                    "userLocale": "en-US", "requestIdentifier": str(uuid.uuid4()), "signedDate": now, "environment": "Production"}
-        signing_input = header + "." + b64url(json.dumps(payload, separators=(",", ":")).encode())
-        r, s = decode_dss_signature(key.sign(signing_input.encode(), ec.ECDSA(hashes.SHA256())))
-        jws = signing_input + "." + b64url(r.to_bytes(32, "big") + s.to_bytes(32, "big"))
-        body = json.dumps({"signedPayload": jws}).encode()
+        body = json.dumps({"signedPayload": sign_jws(key, header, payload)}).encode()
         bodies.append(b"POST /retention HTTP/1.1\r\nHost: load\r\nContent-Type: application/json\r\nContent-Length: "
+                      + str(len(body)).encode() + b"\r\n\r\n" + body)
+    return bodies
+
+
+def sign_notifications(directory, count):
+    key, header = load_signer(directory)
+    now = int(time.time() * 1000)
+    bodies = []
+    for index in range(count):
+        payload = {"notificationType": "DID_RENEW", "notificationUUID": str(uuid.uuid4()), "version": "2.0", "signedDate": now,
+                   "data": {"appAppleId": APP_APPLE_ID, "bundleId": BUNDLE_ID, "bundleVersion": "1", "environment": "Production",
+                            "status": 1}}
+        body = json.dumps({"signedPayload": sign_jws(key, header, payload)}).encode()
+        bodies.append(b"POST /notifications HTTP/1.1\r\nHost: load\r\nContent-Type: application/json\r\nContent-Length: "
                       + str(len(body)).encode() + b"\r\n\r\n" + body)
     return bodies
 
@@ -159,7 +185,7 @@ async def load(url, bodies, rate, connections):
             length = int(head.split(b"Content-Length: ")[1].split(b"\r\n")[0])
             body = await reader.readexactly(length)
             latencies.append(time.perf_counter() - scheduled)
-            if not head.startswith(b"HTTP/1.1 200") or not body.startswith(b'{"'):
+            if not head.startswith(b"HTTP/1.1 200") or not body.startswith(b'{'):
                 errors.append(head.split(b"\r\n")[0].decode() + " " + body[:80].decode())
         except Exception as error:  # noqa: BLE001 - a load test counts every failure
             errors.append(repr(error))
@@ -182,7 +208,7 @@ def run(args):
     del config
     decisions = int(open(f"{args.dir}/decisions").read()) if os.path.exists(f"{args.dir}/decisions") else 1_600_000
     count = int(args.rate * args.seconds)
-    bodies = sign_requests(args.dir, count, decisions)
+    bodies = sign_notifications(args.dir, count) if args.route == "notifications" else sign_requests(args.dir, count, decisions)
     latencies, errors, elapsed = asyncio.run(load(args.url, bodies, args.rate, args.connections))
     latencies.sort()
     def quantile(q):
@@ -207,6 +233,7 @@ def main():
     run_parser.add_argument("--rate", type=float, required=True)
     run_parser.add_argument("--seconds", type=float, required=True)
     run_parser.add_argument("--connections", type=int, default=64)
+    run_parser.add_argument("--route", choices=["retention", "notifications"], default="retention")
     args = parser.parse_args()
     if args.command == "setup":
         setup(args)

@@ -40,6 +40,11 @@ public struct LineReader {
     public static let overlongPrefixBytes = 4096
     /// The default ``maximumLineBytes``: 16 MiB, far above any real App Store record.
     public static let defaultMaximumLineBytes = 16 << 20
+    /// A last line without a line end is not delivered but kept in ``unterminatedTail``: for a file another
+    /// process appends to (`winback serve`'s `notifications/received/`), whose last line may be mid-write.
+    public var dropsUnterminatedLastLine = false
+    /// The last line without a line end that ``dropsUnterminatedLastLine`` held back.
+    public private(set) var unterminatedTail: [UInt8] = []
 
     /// A reader of `source`'s lines, holding lines of at most `maximumLineBytes` bytes whole.
     public init(source: any ByteSource, maximumLineBytes: Int = LineReader.defaultMaximumLineBytes) {
@@ -129,6 +134,8 @@ public struct LineReader {
             if isEnd, lines.count < maximumLines, !carried.isEmpty {
                 if damage != nil {
                     damagedTail = carried
+                } else if dropsUnterminatedLastLine {
+                    unterminatedTail = carried
                 } else {
                     // The last line has no line end.
                     let end = bytes.last == UInt8(ascii: "\r") ? bytes.count - 1 : bytes.count

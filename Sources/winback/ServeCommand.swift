@@ -10,7 +10,9 @@ struct ServeCommand: AsyncParsableCommand {
             POST /retention takes Apple's {"signedPayload": JWS}, verified like a record, for the config's app and \
             environment, signed within 5 minutes, not seen in the last 10; the answer comes from \
             dt=<D>/retention_decisions.csv.gz of the newest day with _SUCCESS (picked up within 10 s of publishing): a \
-            promotional offer signed now, an alternate product, a message, or the fallback. GET /healthz, GET /metrics \
+            promotional offer signed now, an alternate product, a message, or the fallback. POST /notifications keeps \
+            the notifications Apple pushes (verified, for this app) in <api.directory>/notifications/received/, \
+            durable before the 200. GET /healthz, GET /metrics \
             (Prometheus). Every answer is logged to retention-requests/<UTC date>.ndjson beside the ledger. Prints one \
             JSON line when listening and a JSON summary when stopped (SIGTERM or SIGINT: requests in flight are \
             answered first); SIGHUP reloads the newest published day, a day refused before included. Exit codes: 0 stopped; 64 invalid config or flag; 74 unreadable file or address in use.
@@ -40,6 +42,11 @@ struct ServeCommand: AsyncParsableCommand {
         help: "Connections kept open at once (default: the descriptor limit less 64); at the limit the stalest idle one makes room.")
     var maxConnections: Int?
 
+    @Option(
+        name: .long,
+        help: "This server's name in the files of pushed notifications (<date>.<instance>.ndjson; default: the host name).")
+    var instance: String?
+
     @Flag(name: .long, help: "No progress lines on stderr.")
     var quiet = false
 
@@ -52,6 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
             options.tlsKeyPath = tlsKey
             options.outputOverride = out
             options.isQuiet = quiet
+            options.instance = instance
             let isQuiet = quiet
             let service = try ServeJob.prepare(options) { message in
                 if !isQuiet || message.hasPrefix("warning") { CommandSupport.writeStderr(message + "\n") }

@@ -17,6 +17,12 @@ public struct InputFile: Sendable, Hashable {
         self.format = format
     }
 
+    /// Whether the file is one `winback serve` appends pushed notifications to (a `notifications/received/`
+    /// directory, SPEC §24): its last line, when it has no line end, is still being written and is not read.
+    public var isReceivedNotifications: Bool {
+        absolutePath.contains("/notifications/received/")
+    }
+
     /// The same file.
     public static func == (lhs: InputFile, rhs: InputFile) -> Bool { lhs.absolutePath == rhs.absolutePath }
     /// Hashes the absolute path.

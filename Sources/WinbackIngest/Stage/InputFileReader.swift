@@ -22,6 +22,8 @@ enum InputFileReader {
         switch file.format.shape {
         case .ndjson:
             var reader = LineReader(source: source, maximumLineBytes: maximumLineBytes)
+            // A pushed notification's file may be mid-write: its unterminated last line is not yet a record.
+            reader.dropsUnterminatedLastLine = file.isReceivedNotifications
             while let batch = reader.nextBatch(maximumLines: batchSize) {
                 // Each batch gets its own copy of the path: every record's location retains it, and one
                 // string shared by all batches had both workers and the consumer bouncing its

@@ -4,7 +4,8 @@ import WinbackCore
 import WinbackCrypto
 
 /// What `winback serve` does with a request, whichever server library carries it (docs/retention-messaging.md): answers
-/// `POST /retention` from the newest published day's decisions, `GET /healthz` and `GET /metrics`; keeps the
+/// `POST /retention` from the newest published day's decisions, keeps the notifications Apple pushes to
+/// `POST /notifications` (docs/notifications-pushed.md), `GET /healthz` and `GET /metrics`; keeps the
 /// request log; loads a newly published day while it serves. It never touches the ledger.
 public final class RetentionService: Sendable {
     /// The largest request body read, bytes; a larger one is answered 413.
@@ -24,6 +25,10 @@ public final class RetentionService: Sendable {
     let replays = ReplayGuard()
     let metrics = ServeMetrics()
     let log: RequestLogWriter
+    /// Where pushed notifications are kept; `nil`: `POST /notifications` is off (no `api.directory`).
+    public let inbox: NotificationInbox?
+    /// When the last pushed notification was accepted, epoch milliseconds.
+    private let lastNotificationAt = Mutex<Int64?>(nil)
     private let served = Mutex<(table: RetentionDecisionTable?, day: PublishedDecisions.Day?, failed: PublishedDecisions.Day?)>(
         (nil, nil, nil))
     /// Told what happens that an operator should know (a day loaded, a day that would not load).
@@ -31,8 +36,10 @@ public final class RetentionService: Sendable {
 
     init(
         app: AppIdentity, verifier: SignedPayloadVerifier, signer: OfferSigner?, defaultMessageIdentifier: String?, campaignOrder: [String],
-        output: String, ledgerPath: String, options: ServeOptions, inform: @escaping @Sendable (String) -> Void
+        output: String, ledgerPath: String, inbox: NotificationInbox?, options: ServeOptions,
+        inform: @escaping @Sendable (String) -> Void
     ) {
+        self.inbox = inbox
         self.app = app
         self.verifier = verifier
         self.signer = signer
@@ -61,6 +68,8 @@ public final class RetentionService: Sendable {
         switch path {
         case "/retention":
             return await retention(method: method, body: body)
+        case "/notifications" where inbox != nil:
+            return await notification(method: method, body: body)
         case "/healthz":
             guard method == "GET" else { return notAllowed("GET") }
             let (day, count) = decisions
@@ -72,6 +81,10 @@ public final class RetentionService: Sendable {
                 ("decisions", .integer(Int64(count))),
             ]
             if let refused { members.append(("refusedDay", .string(refused))) }
+            if inbox != nil {
+                let last = lastNotificationAt.withLock { $0 }
+                members.append(("lastNotificationAt", last.map { .string(InstantFormat.iso8601(milliseconds: $0)) } ?? .null))
+            }
             return .json(200, JSONText.render(JSONText.object(members)))
         case "/metrics":
             guard method == "GET" else { return notAllowed("GET") }
@@ -119,12 +132,94 @@ public final class RetentionService: Sendable {
             (outcome.status, outcome.error) = (413, "body_too_large")
             reply = .json(413, #"{"error":"body_too_large"}"#)
         }
-        let elapsed = ContinuousClock.now - started
-        let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+        let micros = Self.microseconds(since: started)
         metrics.record(
             outcome: outcome.error ?? outcome.answer.kind ?? "none", latencySeconds: Double(micros) / 1e6, isRefused: outcome.status != 200)
         write(outcome, receivedAt: receivedAt, latencyMicros: micros)
         return reply
+    }
+
+    /// `POST /notifications` (SPEC §24): a notification of this app verified like a record is made durable in the
+    /// inbox before its 200 `{}`; a refusal is 400 with its code, a body over the limit 413, a failed write 503
+    /// (Apple tries again): nothing is acknowledged that is not on disk.
+    private func notification(method: String, body: [UInt8]?) async -> ServeReply {
+        let started = ContinuousClock.now
+        let receivedAt = options.now()
+        var received = ReceivedNotification()
+        let reply: ServeReply
+        if method != "POST" {
+            (received.status, received.error) = (405, "method_not_allowed")
+            reply = .json(405, #"{"error":"method_not_allowed"}"#, allow: "POST")
+        } else if let body, let inbox {
+            reply = await keep(body, in: inbox, receivedAt: receivedAt, into: &received)
+        } else {
+            (received.status, received.error) = (413, "body_too_large")
+            reply = .json(413, #"{"error":"body_too_large"}"#)
+        }
+        let micros = Self.microseconds(since: started)
+        metrics.countNotification(type: received.notificationType ?? "none", outcome: received.error ?? received.outcome)
+        func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+        var members: [(String, JSONValue)] = [
+            ("time", .string(InstantFormat.iso8601(milliseconds: receivedAt))), ("route", .string("notifications")),
+            ("notificationUUID", text(received.notificationUUID)), ("notificationType", text(received.notificationType)),
+            ("status", .integer(Int64(received.status))), ("latencyMicros", .integer(micros)),
+        ]
+        if let error = received.error { members.append(("error", .string(error))) }
+        log.append(JSONText.render(JSONText.object(members)), day: String(InstantFormat.iso8601(milliseconds: receivedAt).prefix(10)))
+        return reply
+    }
+
+    /// Verifies the notification in `body` and appends it to `inbox`; the reply.
+    private func keep(_ body: [UInt8], in inbox: NotificationInbox, receivedAt: Int64, into received: inout ReceivedNotification) async
+        -> ServeReply
+    {
+        func refuse(_ code: String) -> ServeReply {
+            (received.status, received.error) = (400, code)
+            return .json(400, JSONText.render(JSONText.object([("error", .string(code))])))
+        }
+        guard let object = try? JSONParser.parse(body), case .string(let jws)? = object["signedPayload"] else {
+            return refuse("malformed_body")
+        }
+        let payload: AcceptedPayload
+        do {
+            let verified = try await verifier.verifiedObject(jws)
+            payload = try verifier.decoder.decode(verified, as: .notification).0
+        } catch {
+            return refuse(error.code.rawValue)
+        }
+        guard case .notification(let notification) = payload, let uuid = notification.notificationUUID else {
+            return refuse(RejectCode.missingField.rawValue)
+        }
+        (received.notificationUUID, received.notificationType) = (uuid, notification.rawNotificationType)
+        let line = Array((JSONText.render(JSONText.object([("signedPayload", .string(jws))])) + "\n").utf8)
+        let day = String(InstantFormat.iso8601(milliseconds: receivedAt).prefix(10))
+        switch await inbox.append(line, notificationUUID: uuid, day: day) {
+        case .appended:
+            received.outcome = "accepted"
+            lastNotificationAt.withLock { $0 = receivedAt }
+        case .duplicate:
+            received.outcome = "duplicate"
+        case .failed(let path, let reason):
+            (received.status, received.error) = (503, "unavailable")
+            inform("warning: notification \(uuid) not kept (503, Apple sends it again): \(path): \(reason)")
+            return .json(503, #"{"error":"unavailable"}"#)
+        }
+        return .json(200, "{}")
+    }
+
+    /// Microseconds from `start` to now.
+    private static func microseconds(since start: ContinuousClock.Instant) -> Int64 {
+        let elapsed = ContinuousClock.now - start
+        return elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+    }
+
+    /// What the request log and the metrics say of one `POST /notifications`.
+    private struct ReceivedNotification {
+        var status = 200
+        var outcome = "accepted"
+        var error: String?
+        var notificationUUID: String?
+        var notificationType: String?
     }
 
     /// Verifies and checks the request in `body`, then fills in its decision and answer.

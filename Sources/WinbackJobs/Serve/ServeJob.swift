@@ -34,14 +34,37 @@ public enum ServeJob {
             ?? loaded.resolve(config.output)
         // Anyone can send the server a chain: it remembers a few (Apple uses one or two at a time), not all.
         let chains = ChainValidator(roots: loaded.roots, maximumCachedChains: 64)
+        let inbox = try notificationInbox(loaded, options: options)
+        if inbox == nil, !options.isQuiet {
+            inform("serve: POST /notifications is off (the config has no api.directory to keep pushed notifications in)")
+        }
         let service = RetentionService(
             app: config.app, verifier: SignedPayloadVerifier(chains: chains, decoder: PayloadDecoder(app: config.app)), signer: signer,
             defaultMessageIdentifier: config.retentionMessaging?.defaultMessageIdentifier, campaignOrder: campaigns.map(\.id),
             output: output,
-            ledgerPath: loaded.ledgerPath(override: nil), options: options, inform: inform)
+            ledgerPath: loaded.ledgerPath(override: nil), inbox: inbox, options: options, inform: inform)
         if !service.reload(), PublishedDecisions.latest(output: output) == nil, !options.isQuiet {
             inform("warning: no published day with _SUCCESS under \(output) yet: answering with the fallback until one appears")
         }
         return service
+    }
+
+    /// The inbox of pushed notifications, `<api.directory>/notifications/received/` (SPEC §24), or `nil` without
+    /// an `api` block. An instance name other than letters, digits, `-`, `_` and `.` is 64; an unusable
+    /// directory 74.
+    static func notificationInbox(_ loaded: LoadedConfig, options: ServeOptions) throws(JobError) -> NotificationInbox? {
+        guard let api = loaded.config.api else { return nil }
+        let instance = options.instance ?? ProcessInfo.processInfo.hostName
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+        guard !instance.isEmpty, instance.count <= 64, instance.allSatisfy(allowed.contains), !instance.hasPrefix(".") else {
+            throw .usage("invalid --instance '\(instance)': expected 1 to 64 letters, digits, '-', '_' or '.' (a file name part)")
+        }
+        let today = String(InstantFormat.iso8601(milliseconds: options.now()).prefix(10))
+        do {
+            return try NotificationInbox(
+                directory: loaded.resolve(api.directory) + "/notifications/received", instance: instance, today: today)
+        } catch {
+            throw .io(error)
+        }
     }
 }

@@ -15,6 +15,13 @@ final class ServeMetrics: Sendable {
         var latencyCount = 0
         var logErrors = 0
         var refused = 0
+        /// Pushed notifications by type and outcome.
+        var notifications: [Pair: Int] = [:]
+    }
+
+    private struct Pair: Hashable {
+        var type: String
+        var outcome: String
     }
 
     private let state = Mutex(State())
@@ -34,6 +41,17 @@ final class ServeMetrics: Sendable {
     /// Counts a response outside `POST /retention` (`not_found`, `method_not_allowed`), without latency.
     func count(outcome: String) {
         state.withLock { $0.outcomes[outcome, default: 0] += 1 }
+    }
+
+    /// Counts one `POST /notifications` by its notification type (`none` when unverified) and outcome
+    /// (`accepted`, `duplicate`, or the refusal's code).
+    func countNotification(type: String, outcome: String) {
+        state.withLock { $0.notifications[Pair(type: type, outcome: outcome), default: 0] += 1 }
+    }
+
+    /// Pushed notifications counted with `outcome`, whatever their type.
+    func notifications(outcome: String) -> Int {
+        state.withLock { $0.notifications.filter { $0.key.outcome == outcome }.values.reduce(0, +) }
     }
 
     /// Counts a request-log line that could not be written.
@@ -74,6 +92,11 @@ final class ServeMetrics: Sendable {
         text += "# HELP winback_retention_log_errors_total Request-log lines that could not be written.\n"
         text += "# TYPE winback_retention_log_errors_total counter\n"
         text += "winback_retention_log_errors_total \(state.logErrors)\n"
+        text += "# HELP winback_notifications_received_total Notifications pushed to POST /notifications, by type and outcome.\n"
+        text += "# TYPE winback_notifications_received_total counter\n"
+        for (pair, count) in state.notifications.sorted(by: { ($0.key.type, $0.key.outcome) < ($1.key.type, $1.key.outcome) }) {
+            text += "winback_notifications_received_total{type=\"\(pair.type)\",outcome=\"\(pair.outcome)\"} \(count)\n"
+        }
         return text
     }
 }

@@ -24,6 +24,9 @@ public struct ServeOptions: Sendable {
     public var nonce: @Sendable () -> String
     /// Environment variables (`WINBACK_SIGNING_KEY_FILE`).
     public var environment: [String: String]
+    /// `--instance`: this server's name in the files of pushed notifications (`<date>.<instance>.ndjson`), so
+    /// replicas never share a file; `nil`: the host name.
+    public var instance: String?
 
     /// Options with the real clock and random nonces unless given.
     public init(
