@@ -5,6 +5,7 @@ import WinbackCore
 import WinbackCrypto
 import WinbackIO
 import WinbackJobs
+import WinbackSampleData
 import WinbackServer
 import WinbackTestSupport
 
@@ -85,6 +86,38 @@ import WinbackTestSupport
         }
         #expect(try await LoopbackClient.send("GET", server.address + "/notifications").status == 405)
         #expect(!FileManager.default.fileExists(atPath: Self.received(directory).path))
+        _ = await server.stop()
+    }
+
+    /// A sample notification re-signed (with the sample's TEST-ONLY leaf key, under its own header) after `edit`
+    /// of its decoded payload.
+    static func resigned(_ jws: String, edit: (inout [String: Any]) -> Void) throws -> String {
+        let segments = jws.split(separator: ".")
+        let payload = try #require(Base64.decodeURL(String(segments[1])))
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any])
+        edit(&object)
+        let body = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return try JWSSigner(key: TestPKI.key(seed: 42, label: "leaf")).sign(encodedHeader: Array(segments[0].utf8), payload: Array(body))
+    }
+
+    @Test(arguments: [
+        ("environment", "Sandbox", "invalid_environment"), ("bundleId", "com.example.other", "invalid_app_identifier"),
+        ("appAppleId", "999", "invalid_app_identifier"),
+    ])
+    func aNotificationOfAnotherAppOrEnvironmentIsRefused(_ key: String, _ value: String, _ code: String) async throws {
+        let (server, directory) = try await Self.start("push-other-app")
+        let jws = try #require(try Self.sampleNotifications().first)
+        // The unedited copy verifies: the refusal below is the edit's.
+        #expect(try await Self.post(server, try Self.resigned(jws) { _ in }).status == 200)
+        let other = try Self.resigned(jws) { object in
+            var data = object["data"] as? [String: Any] ?? [:]
+            data[key] = key == "appAppleId" ? Int(value) as Any : value
+            object["data"] = data
+            object["notificationUUID"] = "0ther0000-0000-4000-8000-000000000000"
+        }
+        let reply = try await Self.post(server, other)
+        #expect(reply.status == 400 && reply.body == #"{"error":"\#(code)"}"#, "\(reply)")
+        #expect(try String(contentsOf: Self.received(directory), encoding: .utf8).split(separator: "\n").count == 1)
         _ = await server.stop()
     }
 
