@@ -39,10 +39,16 @@ import WinbackTestSupport
         try FileManager.default.createDirectory(at: log, withIntermediateDirectories: true)
         try """
         {"time":"2026-11-19T10:00:00Z","requestIdentifier":"a","originalTransactionId":"1","status":200,"campaignId":"rm-offer","variant":"treatment","kind":"promotional_offer","latencyMicros":900}
-        {"time":"2026-11-19T10:01:00Z","requestIdentifier":"b","originalTransactionId":"2","status":200,"campaignId":"rm-offer","variant":"treatment","kind":"promotional_offer","latencyMicros":800}
         {"time":"2026-11-19T10:02:00Z","requestIdentifier":null,"originalTransactionId":null,"status":400,"campaignId":null,"variant":null,"kind":null,"latencyMicros":50}
 
         """.write(to: log.appendingPathComponent("2026-11-19.ndjson"), atomically: true, encoding: .utf8)
+        // A second server (--instance pod-b) logs to a file of its own, pushed notifications included: those
+        // are not Retention Messaging requests.
+        try """
+        {"time":"2026-11-19T10:01:00Z","requestIdentifier":"b","originalTransactionId":"2","status":200,"campaignId":"rm-offer","variant":"treatment","kind":"promotional_offer","latencyMicros":800}
+        {"time":"2026-11-19T10:03:00Z","route":"notifications","notificationUUID":"u","notificationType":"DID_RENEW","status":200,"latencyMicros":700}
+
+        """.write(to: log.appendingPathComponent("2026-11-19.pod-b.ndjson"), atomically: true, encoding: .utf8)
 
         let first = try await CampaignRunTests.run(config, asOf: "2026-11-19")
         #expect(first.exitCode == 0)

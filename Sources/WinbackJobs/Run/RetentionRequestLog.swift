@@ -1,29 +1,47 @@
 import Foundation
 import WinbackCore
 
-/// The request log `winback serve` keeps (docs/retention-messaging.md): `<ledger's directory>/retention-requests/<UTC date>.ndjson`,
-/// one JSON line per response. The run reads a day's log for `summary.json.gz`'s `retentionRequests`.
+/// The request log `winback serve` keeps (docs/retention-messaging.md): `<ledger's directory>/retention-requests/<UTC date>.ndjson`
+/// (`<UTC date>.<instance>.ndjson` for a server started with `--instance`), one JSON line per response. The run
+/// reads a day's logs for `summary.json.gz`'s `retentionRequests`.
 enum RetentionRequestLog {
     /// The directory of the day logs: `retention-requests/` beside the ledger at `ledgerPath`.
     static func directory(ledgerPath: String) -> String {
         (ledgerPath as NSString).deletingLastPathComponent + "/retention-requests"
     }
 
-    /// The log of UTC day `day` (`YYYY-MM-DD`) beside the ledger at `ledgerPath`.
-    static func path(ledgerPath: String, day: String) -> String {
-        directory(ledgerPath: ledgerPath) + "/" + day + ".ndjson"
+    /// The day's log files: `<day>.ndjson` and every instance's `<day>.<instance>.ndjson`, in name order.
+    static func paths(ledgerPath: String, day: String) -> [String] {
+        let directory = directory(ledgerPath: ledgerPath)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0 == day + ".ndjson" || ($0.hasPrefix(day + ".") && $0.hasSuffix(".ndjson")) }.sorted()
+            .map { directory + "/" + $0 }
     }
 
-    /// `retentionRequests`: the day's responses counted by `campaignId`, `variant` and `kind` (each possibly
-    /// null), sorted by those keys (null first); an empty list without a log. Unreadable lines are skipped.
+    /// `retentionRequests`: the day's responses to `POST /retention` counted by `campaignId`, `variant` and `kind`
+    /// (each possibly null), sorted by those keys (null first); an empty list without a log. Unreadable lines,
+    /// and the lines of other routes (`route: "notifications"`), are skipped.
     static func summary(ledgerPath: String, day: String) -> JSONValue {
-        guard let data = FileManager.default.contents(atPath: path(ledgerPath: ledgerPath, day: day)) else { return .array([]) }
         var counts: [[String?]: Int] = [:]
+        for path in paths(ledgerPath: ledgerPath, day: day) {
+            guard let data = FileManager.default.contents(atPath: path) else { continue }
+            count(data, into: &counts)
+        }
+        guard !counts.isEmpty else { return .array([]) }
+        return render(counts)
+    }
+
+    /// Adds the `/retention` lines of `data` to `counts`.
+    private static func count(_ data: Data, into counts: inout [[String?]: Int]) {
         for line in data.split(separator: UInt8(ascii: "\n")) where !line.isEmpty {
-            guard let value = try? JSONParser.parse(Array(line)), value.objectMembers != nil else { continue }
+            guard let value = try? JSONParser.parse(Array(line)), value.objectMembers != nil, value["route"] == nil else { continue }
             let key = ["campaignId", "variant", "kind"].map { value[$0]?.stringValue }
             counts[key, default: 0] += 1
         }
+    }
+
+    /// The counts as `retentionRequests`' list.
+    private static func render(_ counts: [[String?]: Int]) -> JSONValue {
         let order = counts.keys.sorted { lhs, rhs in
             for (left, right) in zip(lhs, rhs) where left != right {
                 guard let left else { return true }

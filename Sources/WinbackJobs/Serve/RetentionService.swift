@@ -49,7 +49,7 @@ public final class RetentionService: Sendable {
         self.options = options
         self.inform = inform
         let metrics = metrics
-        log = RequestLogWriter(ledgerPath: ledgerPath) { reason in
+        log = RequestLogWriter(ledgerPath: ledgerPath, instance: options.instance) { reason in
             metrics.countLogError()
             inform("warning: request log: \(reason)")
         }
