@@ -54,6 +54,23 @@ import WinbackTestSupport
         #expect(server.requests.count == 4)
     }
 
+    @Test func aHistoryThatKeepsGrowingStopsAtItsMemoryBound() async throws {
+        let server = try HistorySyncTests.server([])
+        defer { server.stop() }
+        // Pages of 1 MB of "transactions" with a new revision each: 8 MiB held is the bound, long before api.maxPages.
+        let transactions = Array(repeating: "\"" + String(repeating: "x", count: 100_000) + "\"", count: 10).joined(separator: ",")
+        server.inject((0..<12).map { .body(#"{"signedTransactions":[\#(transactions)],"hasMore":true,"revision":"r-\#($0)"}"#) })
+        let (config, idsFile) = try HistorySyncTests.setUp("hostile-growth", server: server, ids: ["2000000000000002"])
+        var error: JobError?
+        do {
+            _ = try await HistorySyncJob.run(HistorySyncTests.options(config, idsFile: idsFile)) { _ in }
+        } catch let thrown {
+            error = thrown
+        }
+        #expect(error?.exitCode == 76 && error?.description.contains("is over 8 MiB after 9 pages") == true, "\(String(describing: error))")
+        #expect(server.requests.count == 9)
+    }
+
     @Test func aWebhookAnsweringAGzipBombIsRefusedUnread() async throws {
         let receiver = try MockWebhookReceiver(secret: Array(DeliverTests.secret.utf8))
         defer { receiver.stop() }

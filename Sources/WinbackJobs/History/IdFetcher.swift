@@ -13,6 +13,11 @@ struct IdFetcher: Sendable {
         var isNotFound = false
     }
 
+    /// The most bytes of one id's transactions held in memory before the sync stops (76): with the ids worked
+    /// on at once (8) and the body limit, a server that pages new transactions for ever cannot make the sync
+    /// grow past about 250 MB. 8 MiB is some 2 000 signed transactions.
+    static let maximumHeldBytes = 8 << 20
+
     let client: AppStoreAPIClient
     let files: HistoryFiles
     let store: HistoryCursorStore
@@ -43,6 +48,7 @@ struct IdFetcher: Sendable {
         // Without a part on disk the cursor says nothing (the files were removed): ask for everything.
         var revision = parts.isEmpty ? nil : try store.revision(of: id)
         var fetched: [String] = []
+        var heldBytes = 0
         var pages = 0
         while true {
             let query = [("sort", "ASCENDING")] + (revision.map { [("revision", $0)] } ?? [])
@@ -55,6 +61,12 @@ struct IdFetcher: Sendable {
             }
             pages += 1
             fetched += page.signedTransactions
+            heldBytes += page.signedTransactions.reduce(0) { $0 + $1.utf8.count }
+            guard heldBytes <= Self.maximumHeldBytes else {
+                throw .unexpectedResponse(
+                    "the App Store Server API's transaction history of \(id) is over \(Self.maximumHeldBytes >> 20) MiB after \(pages) "
+                        + "pages: stopping (far more than any subscription's history)")
+            }
             guard page.hasMore else {
                 revision = page.revision
                 break

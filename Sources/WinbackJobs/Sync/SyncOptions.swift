@@ -18,8 +18,8 @@ public struct SyncOptions: Sendable {
     /// Seconds a request may go without progress before it fails (and is retried).
     public var requestTimeout: Double = 60
     /// The largest response body accepted, in bytes (nothing is decompressed); a larger one is an unexpected
-    /// response (76). Default 16 MiB: an Apple page (20 JWS) is about 100 KB.
-    public var maximumResponseBytes = 16 << 20
+    /// response (76). Default 8 MiB: an Apple page (20 JWS) is about 100 KB.
+    public var maximumResponseBytes = 8 << 20
     /// `--history`: fetch each id's transaction history (docs/sync.md) instead of notifications.
     public var history = false
     /// `--statuses`: fetch each id's subscription statuses (docs/sync.md) instead of notifications.
