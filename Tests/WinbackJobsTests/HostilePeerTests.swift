@@ -19,6 +19,16 @@ import WinbackTestSupport
         return config
     }
 
+    /// The error `winback sync --history/--statuses` with `options` ends with, or `nil` when it succeeds.
+    static func historyFailure(_ options: SyncOptions) async -> JobError? {
+        do {
+            _ = try await HistorySyncJob.run(options) { _ in }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     @Test func aNewPaginationTokenOnEveryPageStopsAtMaxPagesAtThePace() async throws {
         let server = try SyncTests.server()
         defer { server.stop() }
@@ -44,12 +54,7 @@ import WinbackTestSupport
         let text = try String(contentsOf: config, encoding: .utf8).replacingOccurrences(
             of: #""api": { "#, with: #""api": { "maxPages": 4, "#)
         try text.write(to: config, atomically: true, encoding: .utf8)
-        var error: JobError?
-        do {
-            _ = try await HistorySyncJob.run(HistorySyncTests.options(config, idsFile: idsFile)) { _ in }
-        } catch let thrown {
-            error = thrown
-        }
+        let error = await Self.historyFailure(HistorySyncTests.options(config, idsFile: idsFile))
         #expect(error?.exitCode == 76 && error?.description.contains("api.maxPages = 4") == true, "\(String(describing: error))")
         #expect(server.requests.count == 4)
     }
@@ -61,12 +66,7 @@ import WinbackTestSupport
         let transactions = Array(repeating: "\"" + String(repeating: "x", count: 100_000) + "\"", count: 10).joined(separator: ",")
         server.inject((0..<12).map { .body(#"{"signedTransactions":[\#(transactions)],"hasMore":true,"revision":"r-\#($0)"}"#) })
         let (config, idsFile) = try HistorySyncTests.setUp("hostile-growth", server: server, ids: ["2000000000000002"])
-        var error: JobError?
-        do {
-            _ = try await HistorySyncJob.run(HistorySyncTests.options(config, idsFile: idsFile)) { _ in }
-        } catch let thrown {
-            error = thrown
-        }
+        let error = await Self.historyFailure(HistorySyncTests.options(config, idsFile: idsFile))
         #expect(error?.exitCode == 76 && error?.description.contains("is over 8 MiB after 9 pages") == true, "\(String(describing: error))")
         #expect(server.requests.count == 9)
     }
