@@ -17,6 +17,21 @@ import WinbackTestSupport
         ("SystemRandomNumberGenerator", "randomness"), (".random(", "randomness"),
     ]
 
+    /// Sources and tests cite the docs/ pages users have, never the SPEC sections they do not.
+    @Test func noSourceCitesTheSpec() throws {
+        var found: [String] = []
+        for folder in ["Sources", "Tests"] {
+            let directory = Fixtures.packageRoot.appendingPathComponent(folder)
+            let files = try #require(FileManager.default.enumerator(atPath: directory.path)).compactMap { $0 as? String }
+                .filter { $0.hasSuffix(".swift") }
+            for file in files where try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8).contains("SPEC " + "§")
+            {
+                found.append(folder + "/" + file)
+            }
+        }
+        #expect(found.isEmpty, "cite docs/ instead in \(found)")
+    }
+
     @Test func coreSourcesHaveNoEffects() throws {
         let directory = Fixtures.packageRoot.appendingPathComponent("Sources/WinbackCore")
         let files = try #require(FileManager.default.enumerator(atPath: directory.path)).compactMap { $0 as? String }

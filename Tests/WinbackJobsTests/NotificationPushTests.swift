@@ -9,7 +9,7 @@ import WinbackSampleData
 import WinbackServer
 import WinbackTestSupport
 
-/// `POST /notifications` (SPEC §24): the sample's notifications pushed to an in-process server are each on disk
+/// `POST /notifications` (docs/notifications-pushed.md): the sample's notifications pushed to an in-process server are each on disk
 /// exactly once before their 200, refusals write nothing, a failing disk is 503, a torn last line is repaired at
 /// start and skipped by the night, and a night reading the pushed copies publishes the tables of the synced ones.
 @Suite struct NotificationPushTests {

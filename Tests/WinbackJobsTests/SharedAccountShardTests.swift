@@ -6,7 +6,7 @@ import WinbackJobs
 import WinbackSampleData
 import WinbackTestSupport
 
-/// Accounts whose subscriptions fall in several shards (SPEC §21): a shard knows only its own subscriptions of
+/// Accounts whose subscriptions fall in several shards (docs/sharding.md): a shard knows only its own subscriptions of
 /// an account, so it hands the merge each qualifying subscription as a candidate and the merge chooses one per
 /// account over every shard's. On a dataset where a third of the customers with a token have several
 /// subscriptions, N shards and the merge publish the one-machine day for N = 1…7.

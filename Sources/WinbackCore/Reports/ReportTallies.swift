@@ -1,4 +1,4 @@
-/// The additive counters of every aggregate table of a run (SPEC §21, docs/sharding.md): what a shard hands the
+/// The additive counters of every aggregate table of a run (docs/sharding.md): what a shard hands the
 /// merge instead of its subscriptions. Every count is a sum over subscriptions (or notifications), every
 /// "first" instant a minimum, so the tallies of N shards added (``add(_:)``) are the tallies of one machine; the
 /// tables are then built from them (`RunReports`) in a sharded run and a one-machine run alike.

@@ -1,4 +1,4 @@
-/// Additive counters keyed like a table's rows (SPEC §21, docs/sharding.md): the key cells of a row (period
+/// Additive counters keyed like a table's rows (docs/sharding.md): the key cells of a row (period
 /// label, product, plan, currency, …) → its counts, every one a sum over subscriptions. Two shards' tables
 /// combine by adding the counts of equal keys, so the merge of N shards' tables is the table of one
 /// machine. The reports build their rows from these tables in every run, sharded or not.

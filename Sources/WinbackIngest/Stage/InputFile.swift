@@ -18,7 +18,7 @@ public struct InputFile: Sendable, Hashable {
     }
 
     /// Whether the file is one `winback serve` appends pushed notifications to (a `notifications/received/`
-    /// directory, SPEC §24): its last line, when it has no line end, is still being written and is not read.
+    /// directory, docs/notifications-pushed.md): its last line, when it has no line end, is still being written and is not read.
     public var isReceivedNotifications: Bool {
         absolutePath.contains("/notifications/received/")
     }

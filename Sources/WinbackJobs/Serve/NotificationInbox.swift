@@ -8,7 +8,7 @@ import WinbackIO
     import Glibc
 #endif
 
-/// Where `winback serve` keeps the notifications Apple pushes (SPEC §24, docs/notifications-pushed.md):
+/// Where `winback serve` keeps the notifications Apple pushes (docs/notifications-pushed.md):
 /// `<directory>/<UTC date of receipt>.<instance>.ndjson`, one `{"signedPayload": "<JWS>"}` line each, appended
 /// with one `write` (`O_APPEND`) and made durable (`fdatasync`; the directory too when the file is new) before
 /// ``append(_:notificationUUID:day:)`` returns.

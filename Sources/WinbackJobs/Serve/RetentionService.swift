@@ -139,7 +139,7 @@ public final class RetentionService: Sendable {
         return reply
     }
 
-    /// `POST /notifications` (SPEC §24): a notification of this app verified like a record is made durable in the
+    /// `POST /notifications` (docs/notifications-pushed.md): a notification of this app verified like a record is made durable in the
     /// inbox before its 200 `{}`; a refusal is 400 with its code, a body over the limit 413, a failed write 503
     /// (Apple tries again): nothing is acknowledged that is not on disk.
     private func notification(method: String, body: [UInt8]?) async -> ServeReply {

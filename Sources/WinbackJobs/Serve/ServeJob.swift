@@ -49,7 +49,7 @@ public enum ServeJob {
         return service
     }
 
-    /// The inbox of pushed notifications, `<api.directory>/notifications/received/` (SPEC §24), or `nil` without
+    /// The inbox of pushed notifications, `<api.directory>/notifications/received/` (docs/notifications-pushed.md), or `nil` without
     /// an `api` block. An instance name other than letters, digits, `-`, `_` and `.` is 64; an unusable
     /// directory 74.
     static func notificationInbox(_ loaded: LoadedConfig, options: ServeOptions) throws(JobError) -> NotificationInbox? {
