@@ -15,54 +15,44 @@ struct WebhookSender: Sendable {
     let jitter: @Sendable () -> Double
     let log: @Sendable (String) -> Void
 
-    /// Sends `batch` until a 2xx; returns its status and the retries it took.
+    /// Sends `batch` until a 2xx (retried by ``RetryLoop``); returns its status and the retries it took.
     func send(_ batch: WebhookBatch) async throws(JobError) -> (status: Int, retries: Int) {
         let body = batch.body
-        var attempt = 0
-        while true {
-            attempt += 1
+        let key = batch.idempotencyKey
+        let loop = RetryLoop(policy: policy, now: now, sleep: sleep, jitter: jitter, log: log)
+        let exhausted = { (attempt: Int, problem: String) -> JobError in
+            .temporary(
+                "the webhook did not acknowledge batch \(key) after \(attempt) attempts (\(problem)); "
+                    + "batches acknowledged so far stay delivered, run winback deliver again")
+        }
+        let (status, retries) = try await loop.run(label: "deliver: \(key)") { (attempt) throws(JobError) -> RetryLoop.Attempt<Int> in
             let seconds = Int64(now().timeIntervalSince1970.rounded(.down))
             let headers = [
-                ("Content-Type", "application/json"), ("Idempotency-Key", batch.idempotencyKey),
+                ("Content-Type", "application/json"), ("Idempotency-Key", key),
                 ("Winback-Signature", WebhookBatch.signature(body: body, secret: secret, seconds: seconds)),
                 ("User-Agent", "winback/\(WinbackVersion.current)"),
             ]
-            let problem: String
-            var retryAfter: Double? = nil
-            do {
-                let response = try await transport.send(method: "POST", url: url, headers: headers, body: body)
-                switch response.status {
-                case 200...299:
-                    return (response.status, attempt - 1)
-                case 429, 500...599:
-                    problem = "HTTP \(response.status)"
-                    retryAfter = RetryAfter.seconds(response.headers["retry-after"], now: now())
-                default:
-                    throw JobError.unexpectedResponse(
-                        "the webhook refused batch \(batch.idempotencyKey) with HTTP \(response.status) (not retried): "
-                            + response.bodyExcerpt())
-                }
-            } catch let failure as HTTPTransport.Failure {
-                if failure.isRefused {
-                    throw JobError.unexpectedResponse(
-                        "the webhook's answer to batch \(batch.idempotencyKey) was refused: \(failure.description)")
-                }
-                problem = failure.description
-            } catch let error as JobError {
-                throw error
+            let response: HTTPResponse
+            do throws(HTTPTransport.Failure) {
+                response = try await transport.send(method: "POST", url: url, headers: headers, body: body)
             } catch {
-                throw JobError.internalError("\(error)")
+                return try RetryLoop.noAnswer(
+                    error, refused: { .unexpectedResponse("the webhook's answer to batch \(key) was refused: \($0)") },
+                    exhausted: { exhausted(attempt, $0) })
             }
-            guard attempt < policy.maxAttempts else {
-                throw .temporary(
-                    "the webhook did not acknowledge batch \(batch.idempotencyKey) after \(attempt) attempts (\(problem)); "
-                        + "batches acknowledged so far stay delivered, run winback deliver again")
+            switch response.status {
+            case 200...299:
+                return .answered(response.status)
+            case 429, 500...599:
+                let problem = "HTTP \(response.status)"
+                return .temporary(
+                    problem: problem, retryAfter: RetryAfter.seconds(response.headers["retry-after"], now: now()),
+                    exhausted: exhausted(attempt, problem))
+            default:
+                throw .unexpectedResponse(
+                    "the webhook refused batch \(key) with HTTP \(response.status) (not retried): " + response.bodyExcerpt())
             }
-            let delay = policy.delay(afterAttempt: attempt, retryAfter: retryAfter, jitter: jitter())
-            log(
-                "deliver: \(batch.idempotencyKey): \(problem), attempt \(attempt) of \(policy.maxAttempts); retrying in "
-                    + String(format: "%.1f", delay) + " s")
-            await sleep(delay)
         }
+        return (status, retries)
     }
 }

@@ -83,13 +83,13 @@ final class AppStoreAPIClient: Sendable {
     }
 
     /// Sends `request` until it has an answer: `parse` of a 200's body, or ``Answer/notFound`` for a 404 when
-    /// `acceptsNotFound` (otherwise a 404 is 76 like any unexpected status).
+    /// `acceptsNotFound` (otherwise a 404 is 76 like any unexpected status). Retried by ``RetryLoop``.
     func send<Value>(
         _ request: Request, acceptsNotFound: Bool = false, parse: ([UInt8]) throws -> Value
     ) async throws(JobError) -> Answer<Value> {
-        var attempt = 0
-        while true {
-            attempt += 1
+        let subject = request.subject
+        let loop = RetryLoop(policy: policy, now: now, sleep: sleep, jitter: jitter, log: log)
+        return try await loop.run(label: "sync: \(subject)") { (attempt) throws(JobError) -> RetryLoop.Attempt<Answer<Value>> in
             await pacer?.waitForTurn()
             state.withLock { counters in
                 counters.requests += 1
@@ -99,66 +99,51 @@ final class AppStoreAPIClient: Sendable {
                 ("Authorization", "Bearer " + (try bearerToken())), ("Accept", "application/json"),
                 ("User-Agent", "winback/\(WinbackVersion.current)"),
             ]
-            let problem: String
-            var retryAfter: Double? = nil
-            var finalError: JobError
-            let subject = request.subject
-            do {
-                let response = try await transport.send(
+            let response: HTTPResponse
+            do throws(HTTPTransport.Failure) {
+                response = try await transport.send(
                     method: request.method, url: request.url,
                     headers: request.body == nil ? headers : headers + [("Content-Type", "application/json")], body: request.body)
-                switch response.status {
-                case 200:
-                    do {
-                        return .value(try parse(response.body))
-                    } catch {
-                        // A 200 cut short by a proxy reads as malformed JSON: worth another try, then 76.
-                        let reason = HTTPResponse.escaped("\(error)", limit: 200)
-                        problem = "HTTP 200 with a body that is not \(request.expected) (\(reason))"
-                        finalError = .unexpectedResponse(
-                            "the App Store Server API answered HTTP 200 with a body that is not \(request.expected) "
-                                + "(\(reason)): \(response.bodyExcerpt())")
-                    }
-                case 404 where acceptsNotFound:
-                    return .notFound
-                case 300...399:
-                    throw JobError.unexpectedResponse(
-                        "the App Store Server API answered HTTP \(response.status) (a redirect"
-                            + (response.headers["location"].map { " to \(HTTPResponse.escaped($0, limit: 200))" } ?? "")
-                            + ") for \(subject): not followed, the token is sent to api.baseURL only")
-                case 401, 403:
-                    throw JobError.authentication(
-                        "the App Store Server API refused key id \(key.keyId) (HTTP \(response.status)): check api.keyId, api.issuerId, "
-                            + "the key file, that the key is an In-App Purchase key of this app's team, and the clock")
-                case 429, 500...599:
-                    problem = "HTTP \(response.status)"
-                    retryAfter = RetryAfter.seconds(response.headers["retry-after"], now: now())
-                    finalError = .temporary(
-                        "the App Store Server API kept answering HTTP \(response.status) for \(subject) after \(attempt) attempts: "
-                            + response.bodyExcerpt())
-                default:
-                    throw JobError.unexpectedResponse(
-                        "the App Store Server API answered HTTP \(response.status) for \(subject): \(response.bodyExcerpt())")
-                }
-            } catch let failure as HTTPTransport.Failure {
-                if failure.isRefused {
-                    throw JobError.unexpectedResponse(
-                        "the App Store Server API's answer for \(subject) was refused: \(failure.description)")
-                }
-                problem = failure.description
-                finalError = .temporary("no answer from \(baseURL) for \(subject) after \(attempt) attempts: \(failure.description)")
-            } catch let error as JobError {
-                throw error
             } catch {
-                throw JobError.internalError("\(error)")
+                return try RetryLoop.noAnswer(
+                    error, refused: { .unexpectedResponse("the App Store Server API's answer for \(subject) was refused: \($0)") },
+                    exhausted: { .temporary("no answer from \(baseURL) for \(subject) after \(attempt) attempts: \($0)") })
             }
-            guard attempt < policy.maxAttempts else { throw finalError }
-            let delay = policy.delay(afterAttempt: attempt, retryAfter: retryAfter, jitter: jitter())
-            log(
-                "sync: \(subject): \(problem), attempt \(attempt) of \(policy.maxAttempts); retrying in "
-                    + String(format: "%.1f", delay) + " s" + (retryAfter == nil ? "" : " (Retry-After)"))
-            await sleep(delay)
-        }
+            switch response.status {
+            case 200:
+                do {
+                    return .answered(.value(try parse(response.body)))
+                } catch {
+                    // A 200 cut short by a proxy reads as malformed JSON: worth another try, then 76.
+                    let reason = HTTPResponse.escaped("\(error)", limit: 200)
+                    return .temporary(
+                        problem: "HTTP 200 with a body that is not \(request.expected) (\(reason))", retryAfter: nil,
+                        exhausted: .unexpectedResponse(
+                            "the App Store Server API answered HTTP 200 with a body that is not \(request.expected) "
+                                + "(\(reason)): \(response.bodyExcerpt())"))
+                }
+            case 404 where acceptsNotFound:
+                return .answered(.notFound)
+            case 300...399:
+                throw .unexpectedResponse(
+                    "the App Store Server API answered HTTP \(response.status) (a redirect"
+                        + (response.headers["location"].map { " to \(HTTPResponse.escaped($0, limit: 200))" } ?? "")
+                        + ") for \(subject): not followed, the token is sent to api.baseURL only")
+            case 401, 403:
+                throw .authentication(
+                    "the App Store Server API refused key id \(key.keyId) (HTTP \(response.status)): check api.keyId, api.issuerId, "
+                        + "the key file, that the key is an In-App Purchase key of this app's team, and the clock")
+            case 429, 500...599:
+                return .temporary(
+                    problem: "HTTP \(response.status)", retryAfter: RetryAfter.seconds(response.headers["retry-after"], now: now()),
+                    exhausted: .temporary(
+                        "the App Store Server API kept answering HTTP \(response.status) for \(subject) after \(attempt) attempts: "
+                            + response.bodyExcerpt()))
+            default:
+                throw .unexpectedResponse(
+                    "the App Store Server API answered HTTP \(response.status) for \(subject): \(response.bodyExcerpt())")
+            }
+        }.value
     }
 
     /// The bearer token, signed anew when the current one has less than 5 minutes left.
