@@ -32,6 +32,16 @@ let package = Package(
         // cold build (it shares SwiftNIO and swift-nio-ssl; adds swift-nio-http2, -extras, -transport-services, swift-log,
         // swift-distributed-tracing), ~9 MB on the release binary.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // What the commands say on stderr (progress, warnings, rejects): swift-log's Logger with our handler, which keeps the
+        // lines' formats (docs/operations.md). Already in the build through async-http-client; named for our own use.
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // Counters, gauges and histograms (swift-metrics) kept in a Prometheus registry (swift-prometheus) that renders
+        // serve's GET /metrics and every command's --metrics-file (node_exporter's textfile collector): no exposition
+        // text written by hand.
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // `winback serve`'s lifecycle: SIGTERM/SIGINT start a graceful shutdown, SIGHUP reloads (its UnixSignals).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // Pure core: Apple models, JSON reading, records, rejects, config, dedup. No I/O, clock or randomness.
@@ -74,7 +84,10 @@ let package = Package(
         // writers, atomic publishing and the run lock; a phase's progress on stderr.
         .target(
             name: "WinbackIO",
-            dependencies: ["WinbackCore", "CZlib", "CGzip", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "WinbackCore", "CZlib", "CGzip", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
         ),
         // The jobs: run, merge, sync, deliver, verify, sign, serve's service; the offer ledger. Effects (files,
         // clock, randomness) live here.
@@ -91,6 +104,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // Demo data: `winback sample-data`'s simulator and its TEST-ONLY PKI (tests sign their fixtures with it).

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Synchronization
 
@@ -9,7 +10,8 @@ import Synchronization
 /// stderr is a terminal, else one
 /// log line when the phase ends (`phase=ingest records=12000 seconds=0.84 records_per_second=14285
 /// cpu_seconds=1.62`). `cpu_seconds` is the process's user + system CPU over the phase, every thread
-/// included, so per-record costs can be told apart by phase. Silent when `isQuiet`.
+/// included, so per-record costs can be told apart by phase. Silent when `isQuiet`. The phase's seconds also go to
+/// swift-metrics (`winback_phase_duration_seconds{phase}`, for `--metrics-file`).
 public final class PhaseProgress: Sendable {
     private struct State {
         var count = 0
@@ -84,9 +86,10 @@ public final class PhaseProgress: Sendable {
 
     /// Ends the phase with one log line; `detail` (`key=value` pairs) is appended to it.
     public func finish(detail: String = "") {
+        let seconds = elapsedSeconds
+        Gauge(label: "winback_phase_duration_seconds", dimensions: [("phase", phase)]).record(seconds)
         guard !isQuiet else { return }
         let count = state.withLock { $0.count }
-        let seconds = elapsedSeconds
         let prefix = isTerminal ? "\r" : ""
         let rate = seconds > 0 ? Int(Double(count) / seconds) : 0
         let cpu = Self.processCPUSeconds() - startCPU

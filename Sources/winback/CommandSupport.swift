@@ -23,12 +23,15 @@ enum CommandSupport {
     }
 
     /// Runs `body`, turning a ``JobError`` (or a file error from WinbackIO, exit 74) into its message on
-    /// stderr, a JSON summary line on stdout and its exit code.
-    static func run(command: String, _ body: () async throws -> Int32) async throws {
+    /// stderr, a JSON summary line on stdout and its exit code. With `metricsFile`, what the command counted is
+    /// written there when it ends, whatever its exit code (``MetricsFile``); a file that cannot be written is 74.
+    static func run(command: String, metricsFile: String? = nil, _ body: () async throws -> Int32) async throws {
         MemoryRelease.configureHeap()
+        let metrics = metricsFile.map { MetricsFile.start(path: $0, command: command) }
         let code: Int32
         do {
             code = try await body()
+            try metrics?.write(exitCode: code, now: Date())
         } catch let error as ExitCode {
             throw error
         } catch {
@@ -39,6 +42,11 @@ enum CommandSupport {
                 default: .internalError("\(error)")
                 }
             writeStderr("winback: error: \(jobError.description)\n")
+            do {
+                try metrics?.write(exitCode: jobError.exitCode, now: Date())
+            } catch {
+                writeStderr("winback: error: --metrics-file: \(error)\n")
+            }
             writeStdout(failureSummary(command: command, exitCode: jobError.exitCode, error: jobError.description))
             throw ExitCode(jobError.exitCode)
         }

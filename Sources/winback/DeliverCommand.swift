@@ -27,8 +27,13 @@ struct DeliverCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "No progress lines on stderr.")
     var quiet = false
 
+    @Option(
+        name: .customLong("metrics-file"),
+        help: "Write what the command counted to this file when it ends (Prometheus text, for node_exporter's textfile collector).")
+    var metricsFile: String?
+
     func run() async throws {
-        try await CommandSupport.run(command: "deliver") {
+        try await CommandSupport.run(command: "deliver", metricsFile: metricsFile) {
             var options = DeliverOptions(configPath: config, asOf: asOf)
             options.outputOverride = out
             options.isQuiet = quiet

@@ -31,8 +31,13 @@ struct MergeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "No progress or log lines on stderr.")
     var quiet = false
 
+    @Option(
+        name: .customLong("metrics-file"),
+        help: "Write what the command counted to this file when it ends (Prometheus text, for node_exporter's textfile collector).")
+    var metricsFile: String?
+
     func run() async throws {
-        try await CommandSupport.run(command: "merge") {
+        try await CommandSupport.run(command: "merge", metricsFile: metricsFile) {
             var options = RunOptions(configPath: config, asOf: asOf, outputOverride: out, isQuiet: quiet)
             options.isVerbose = verbose
             options.exitsAfterRun = true

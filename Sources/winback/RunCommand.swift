@@ -44,8 +44,13 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "With --shard: the directory the shard's partial is written to.")
     var partial: String?
 
+    @Option(
+        name: .customLong("metrics-file"),
+        help: "Write what the command counted to this file when it ends (Prometheus text, for node_exporter's textfile collector).")
+    var metricsFile: String?
+
     func run() async throws {
-        try await CommandSupport.run(command: "run") {
+        try await CommandSupport.run(command: "run", metricsFile: metricsFile) {
             var options = RunOptions(configPath: config, asOf: asOf, outputOverride: out, isQuiet: quiet)
             options.isVerbose = verbose
             options.usesStore = !noStore

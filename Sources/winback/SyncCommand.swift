@@ -62,8 +62,13 @@ struct SyncCommand: AsyncParsableCommand {
         guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout: expected seconds from 0 to 3600, found \(timeout)") }
     }
 
+    @Option(
+        name: .customLong("metrics-file"),
+        help: "Write what the command counted to this file when it ends (Prometheus text, for node_exporter's textfile collector).")
+    var metricsFile: String?
+
     func run() async throws {
-        try await CommandSupport.run(command: "sync") {
+        try await CommandSupport.run(command: "sync", metricsFile: metricsFile) {
             var options = SyncOptions(configPath: config, from: from, to: to)
             options.refresh = refresh
             options.isQuiet = quiet

@@ -190,7 +190,7 @@ import WinbackTestSupport
             #"winback_retention_requests_total{outcome="body_too_large"} 1"#,
             #"winback_retention_requests_total{outcome="not_found"} 2"#,
             #"winback_retention_request_duration_seconds_count 18"#,
-            #"winback_retention_decisions{day="2026-11-19"} 4"#,
+            #"winback_retention_decisions{day="2026-11-19"} 4.0"#,
         ] {
             #expect(metrics.body.contains(line + "\n"), "\(line)")
         }

@@ -73,6 +73,7 @@ public enum DeliverJob {
                 outcome.offers += batch.lines.count
                 if !options.isQuiet { log("deliver: \(batch.idempotencyKey): \(batch.lines.count) offers acknowledged (HTTP \(status))") }
             }
+            outcome.emitMetrics()
             return outcome
         }
     }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import WinbackCore
 
 /// What `winback deliver` did, for its summary line (docs/deliveries.md): this run's batches and offers.
@@ -21,5 +22,13 @@ public struct DeliverOutcome: Sendable {
                 ("batches", .integer(Int64(batches))), ("offers", .integer(Int64(offers))), ("retries", .integer(Int64(retries))),
                 ("alreadyDelivered", .integer(Int64(alreadyDelivered))),
             ]))
+    }
+
+    /// Counts this run in swift-metrics (`--metrics-file`).
+    func emitMetrics() {
+        Counter(label: "winback_deliver_batches_total").increment(by: batches)
+        Counter(label: "winback_deliver_offers_total").increment(by: offers)
+        Counter(label: "winback_deliver_retries_total").increment(by: retries)
+        Counter(label: "winback_deliver_already_delivered_total").increment(by: alreadyDelivered)
     }
 }

@@ -90,6 +90,7 @@ public enum HistorySyncJob {
             return outcome.withLock { outcome in
                 outcome.requests = client.requests
                 outcome.retries = client.retries
+                outcome.emitMetrics()
                 return outcome
             }
         }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import WinbackCore
 
 /// What `winback sync --history/--statuses` did, for its summary line (docs/sync.md).
@@ -33,5 +34,15 @@ public struct HistorySyncOutcome: Sendable {
                 ("statuses", .integer(Int64(statuses))), ("requests", .integer(Int64(requests))),
                 ("retries", .integer(Int64(retries))), ("notFound", .integer(Int64(notFound))),
             ]))
+    }
+
+    /// Counts this run in swift-metrics (`--metrics-file`).
+    func emitMetrics() {
+        Counter(label: "winback_sync_ids_total", dimensions: [("mode", mode)]).increment(by: ids)
+        Counter(label: "winback_sync_transactions_total", dimensions: [("mode", mode)]).increment(by: transactions)
+        Counter(label: "winback_sync_statuses_total", dimensions: [("mode", mode)]).increment(by: statuses)
+        Counter(label: "winback_sync_not_found_total", dimensions: [("mode", mode)]).increment(by: notFound)
+        Counter(label: "winback_sync_requests_total", dimensions: [("mode", mode)]).increment(by: requests)
+        Counter(label: "winback_sync_retries_total", dimensions: [("mode", mode)]).increment(by: retries)
     }
 }

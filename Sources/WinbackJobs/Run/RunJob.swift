@@ -317,6 +317,7 @@ public enum RunJob {
                     "winback: reject rate \(RateFormat.format(counts.rejected, counts.read) ?? "0") exceeds report.maxRejectRate \(config.report.maxRejectRate): reports published, offers not signed (exit 65)\n"
                         .utf8))
         }
+        RunMetrics.emit(counts: counts, subscriptions: reports.subscriptions, campaigns: campaigns.perCampaign)
         let line = JSONText.object([
             ("command", .string(options.summaryCommand)), ("asOf", .string(calendar.asOfLabel)),
             ("output", .string(context.publisher.finalPath)),

@@ -59,6 +59,7 @@ public enum SyncJob {
                     "sync: \(day): \(history.signedPayloads.count) notification\(history.signedPayloads.count == 1 ? "" : "s") in \(history.pages) page\(history.pages == 1 ? "" : "s")"
                         + (history.retries > 0 ? ", \(history.retries) retried" : "") + " → \(path)")
             }
+            outcome.emitMetrics()
             return outcome
         }
         warnIfNotRead(days.map { directory + "/" + $0.fileName }, loaded: loaded, log: log)

@@ -1,3 +1,4 @@
+import CoreMetrics
 import WinbackCore
 
 /// What `winback sync` did, for its summary line.
@@ -28,5 +29,14 @@ public struct SyncOutcome: Sendable {
                 ("daysSkipped", .integer(Int64(daysSkipped))), ("notifications", .integer(Int64(notifications))),
                 ("requests", .integer(Int64(requests))), ("retries", .integer(Int64(retries))),
             ]))
+    }
+
+    /// Counts this run in swift-metrics (`--metrics-file`).
+    func emitMetrics() {
+        Counter(label: "winback_sync_days_total", dimensions: [("outcome", "written")]).increment(by: daysWritten)
+        Counter(label: "winback_sync_days_total", dimensions: [("outcome", "skipped")]).increment(by: daysSkipped)
+        Counter(label: "winback_sync_notifications_total").increment(by: notifications)
+        Counter(label: "winback_sync_requests_total").increment(by: requests)
+        Counter(label: "winback_sync_retries_total").increment(by: retries)
     }
 }
