@@ -87,6 +87,7 @@ let package = Package(
             dependencies: [
                 "WinbackCore", "CZlib", "CGzip", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The jobs: run, merge, sync, deliver, verify, sign, serve's service; the offer ledger. Effects (files,
@@ -127,8 +128,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // `winback serve` on the wire: the HTTP server (SwiftNIO) around WinbackJobs' RetentionService, TLS,
-        // signals and graceful shutdown. The nightly jobs do not link it.
+        // `winback serve` on the wire: the HTTP server (SwiftNIO) around WinbackJobs' RetentionService, TLS, and
+        // its lifecycle (swift-service-lifecycle: signals, graceful shutdown). The nightly jobs do not link it.
         .target(
             name: "WinbackServer",
             dependencies: [
@@ -137,6 +138,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         // The executable: flag parsing only.
@@ -145,6 +149,7 @@ let package = Package(
             dependencies: [
                 "WinbackJobs", "WinbackCore", "WinbackIO", "WinbackServer", "WinbackSampleData", "WinbackBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 

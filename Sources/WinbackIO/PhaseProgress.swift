@@ -93,8 +93,8 @@ public final class PhaseProgress: Sendable {
         let prefix = isTerminal ? "\r" : ""
         let rate = seconds > 0 ? Int(Double(count) / seconds) : 0
         let cpu = Self.processCPUSeconds() - startCPU
-        let line =
-            "\(prefix)phase=\(phase) records=\(count) seconds=\(String(format: "%.2f", seconds)) records_per_second=\(rate) cpu_seconds=\(String(format: "%.2f", cpu))\(detail.isEmpty ? "" : " " + detail)\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        Diagnostics.logger.info(
+            "\(prefix)phase=\(phase) records=\(count) seconds=\(String(format: "%.2f", seconds)) records_per_second=\(rate) cpu_seconds=\(String(format: "%.2f", cpu))\(detail.isEmpty ? "" : " " + detail)"
+        )
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import WinbackCore
 import WinbackIO
 import WinbackJobs
@@ -10,8 +11,12 @@ enum CommandSupport {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
-    static func writeStderr(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+    /// The process's logger (``Diagnostics/logger``): everything the commands say on stderr.
+    static var logger: Logger { Diagnostics.logger }
+
+    /// A line from a job's log: a warning (`warning: …`) at `warning`, anything else (progress) at `info`.
+    static func say(_ line: String) {
+        if line.hasPrefix("warning") { logger.warning("\(line)") } else { logger.info("\(line)") }
     }
 
     /// The summary line of a command that failed: stdout's last line is a JSON object on every exit.
@@ -25,8 +30,12 @@ enum CommandSupport {
     /// Runs `body`, turning a ``JobError`` (or a file error from WinbackIO, exit 74) into its message on
     /// stderr, a JSON summary line on stdout and its exit code. With `metricsFile`, what the command counted is
     /// written there when it ends, whatever its exit code (``MetricsFile``); a file that cannot be written is 74.
-    static func run(command: String, metricsFile: String? = nil, _ body: () async throws -> Int32) async throws {
+    /// On stderr, `level` and up (``StderrLogHandler``): `.error` for `--quiet`, `.debug` for `--verbose`.
+    static func run(
+        command: String, level: Logger.Level = .info, metricsFile: String? = nil, _ body: () async throws -> Int32
+    ) async throws {
         MemoryRelease.configureHeap()
+        Diagnostics.bootstrap(level: level)
         let metrics = metricsFile.map { MetricsFile.start(path: $0, command: command) }
         let code: Int32
         do {
@@ -41,15 +50,22 @@ enum CommandSupport {
                 case let error as IOError: .io(error)
                 default: .internalError("\(error)")
                 }
-            writeStderr("winback: error: \(jobError.description)\n")
+            logger.error("winback: error: \(jobError.description)")
             do {
                 try metrics?.write(exitCode: jobError.exitCode, now: Date())
             } catch {
-                writeStderr("winback: error: --metrics-file: \(error)\n")
+                logger.error("winback: error: --metrics-file: \(error)")
             }
             writeStdout(failureSummary(command: command, exitCode: jobError.exitCode, error: jobError.description))
             throw ExitCode(jobError.exitCode)
         }
         if code != ExitStatus.success { throw ExitCode(code) }
+    }
+}
+
+extension Logger.Level {
+    /// What a command shows on stderr: `--verbose` every reject (`debug`), `--quiet` errors only, else progress.
+    static func shown(quiet: Bool, verbose: Bool = false) -> Logger.Level {
+        verbose ? .debug : quiet ? .error : .info
     }
 }

@@ -33,11 +33,11 @@ struct DeliverCommand: AsyncParsableCommand {
     var metricsFile: String?
 
     func run() async throws {
-        try await CommandSupport.run(command: "deliver", metricsFile: metricsFile) {
+        try await CommandSupport.run(command: "deliver", level: .shown(quiet: quiet), metricsFile: metricsFile) {
             var options = DeliverOptions(configPath: config, asOf: asOf)
             options.outputOverride = out
             options.isQuiet = quiet
-            let outcome = try await DeliverJob.run(options) { CommandSupport.writeStderr($0 + "\n") }
+            let outcome = try await DeliverJob.run(options) { CommandSupport.say($0) }
             CommandSupport.writeStdout(outcome.summaryLine)
             return ExitStatus.success
         }

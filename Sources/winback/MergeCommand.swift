@@ -37,7 +37,7 @@ struct MergeCommand: AsyncParsableCommand {
     var metricsFile: String?
 
     func run() async throws {
-        try await CommandSupport.run(command: "merge", metricsFile: metricsFile) {
+        try await CommandSupport.run(command: "merge", level: .shown(quiet: quiet, verbose: verbose), metricsFile: metricsFile) {
             var options = RunOptions(configPath: config, asOf: asOf, outputOverride: out, isQuiet: quiet)
             options.isVerbose = verbose
             options.exitsAfterRun = true

@@ -50,7 +50,7 @@ struct RunCommand: AsyncParsableCommand {
     var metricsFile: String?
 
     func run() async throws {
-        try await CommandSupport.run(command: "run", metricsFile: metricsFile) {
+        try await CommandSupport.run(command: "run", level: .shown(quiet: quiet, verbose: verbose), metricsFile: metricsFile) {
             var options = RunOptions(configPath: config, asOf: asOf, outputOverride: out, isQuiet: quiet)
             options.isVerbose = verbose
             options.usesStore = !noStore

@@ -51,7 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
     var quiet = false
 
     func run() async throws {
-        try await CommandSupport.run(command: "serve") {
+        try await CommandSupport.run(command: "serve", level: quiet ? .warning : .info) {
             var options = ServeOptions(configPath: config)
             options.host = host
             options.port = port
@@ -60,9 +60,8 @@ struct ServeCommand: AsyncParsableCommand {
             options.outputOverride = out
             options.isQuiet = quiet
             options.instance = instance
-            let isQuiet = quiet
             let service = try ServeJob.prepare(options) { message in
-                if !isQuiet || message.hasPrefix("warning") { CommandSupport.writeStderr(message + "\n") }
+                CommandSupport.say(message)
             }
             let tls = tlsCert.flatMap { certificate in tlsKey.map { (certificatePath: certificate, keyPath: $0) } }
             if let maxConnections, maxConnections < 1 {
@@ -70,14 +69,16 @@ struct ServeCommand: AsyncParsableCommand {
             }
             let server = try await RetentionServer.start(
                 service: service, host: host, port: port, tls: tls, maximumConnections: maxConnections)
-            CommandSupport.writeStdout(server.listeningLine)
-            let signal = await TerminationSignal.wait {
-                // SIGHUP (systemctl reload): look for a newly published day now, a refused one included.
-                if !isQuiet { CommandSupport.writeStderr("serve: SIGHUP: reloading the newest published day\n") }
-                service.reload(retryingRefused: true)
-            }
-            if !quiet { CommandSupport.writeStderr("serve: signal \(signal): finishing requests in flight\n") }
-            CommandSupport.writeStdout(await server.stop())
+            let summary = try await ServeLifecycle.run(
+                server, logger: CommandSupport.logger,
+                onListening: { CommandSupport.writeStdout(server.listeningLine) },
+                onHangUp: {
+                    // SIGHUP (systemctl reload): look for a newly published day now, a refused one included.
+                    CommandSupport.logger.info("serve: SIGHUP: reloading the newest published day")
+                    service.reload(retryingRefused: true)
+                },
+                onShutdown: { CommandSupport.logger.info("serve: stopping: finishing requests in flight") })
+            CommandSupport.writeStdout(summary)
             return ExitStatus.success
         }
     }

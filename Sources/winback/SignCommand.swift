@@ -20,7 +20,7 @@ struct SignCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandSupport.run(command: "sign") {
-            let outcome = try SignJob.run(configPath: config, campaignId: campaign, asOf: asOf) { CommandSupport.writeStderr($0 + "\n") }
+            let outcome = try SignJob.run(configPath: config, campaignId: campaign, asOf: asOf) { CommandSupport.say($0) }
             for line in outcome.lines { CommandSupport.writeStdout(line) }
             CommandSupport.writeStdout(outcome.summaryLine)
             return ExitStatus.success

@@ -68,7 +68,7 @@ struct SyncCommand: AsyncParsableCommand {
     var metricsFile: String?
 
     func run() async throws {
-        try await CommandSupport.run(command: "sync", metricsFile: metricsFile) {
+        try await CommandSupport.run(command: "sync", level: .shown(quiet: quiet), metricsFile: metricsFile) {
             var options = SyncOptions(configPath: config, from: from, to: to)
             options.refresh = refresh
             options.isQuiet = quiet
@@ -78,11 +78,11 @@ struct SyncCommand: AsyncParsableCommand {
                 options.statuses = statuses
                 options.idsFile = ids
                 options.idsFromNotifications = idsFromNotifications
-                let outcome = try await HistorySyncJob.run(options) { CommandSupport.writeStderr($0 + "\n") }
+                let outcome = try await HistorySyncJob.run(options) { CommandSupport.say($0) }
                 CommandSupport.writeStdout(outcome.summaryLine)
                 return ExitStatus.success
             }
-            let outcome = try await SyncJob.run(options) { CommandSupport.writeStderr($0 + "\n") }
+            let outcome = try await SyncJob.run(options) { CommandSupport.say($0) }
             CommandSupport.writeStdout(outcome.summaryLine)
             return ExitStatus.success
         }

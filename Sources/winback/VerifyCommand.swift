@@ -22,10 +22,12 @@ struct VerifyCommand: AsyncParsableCommand {
     var quiet = false
 
     func run() async throws {
-        try await CommandSupport.run(command: "verify") {
+        try await CommandSupport.run(command: "verify", level: .shown(quiet: quiet, verbose: verbose)) {
             let outcome = try await VerifyJob.run(
                 configPath: config, isQuiet: quiet, isVerbose: verbose, writeLine: CommandSupport.writeStdout)
-            if !quiet { CommandSupport.writeStderr(outcome.report) }
+            if !quiet {
+                CommandSupport.logger.info("\(outcome.report.hasSuffix("\n") ? String(outcome.report.dropLast()) : outcome.report)")
+            }
             CommandSupport.writeStdout(outcome.summaryLine)
             return outcome.exitCode
         }

@@ -269,6 +269,55 @@ import WinbackTestSupport
     }
 }
 
+/// `winback serve` stopped by SIGTERM under load: every notification it answered 200 is on disk, the requests it
+/// was answering are answered before it exits 0, and its summary counts exactly what is on disk.
+@Suite struct NotificationPushDrainTests {
+    @Test func sigtermUnderLoadDrainsWithoutLosingAnAcceptedNotification() async throws {
+        let config = try SampleConfig.copy("push-drain") { text in
+            text.replacingOccurrences(
+                of: #""ledger":"#, with: #""api": { "keyId": "K", "issuerId": "I", "directory": "sync" },"# + "\n  " + #""ledger":"#)
+        }
+        let notifications = try NotificationPushTests.sampleNotifications()
+        let (process, stdout, listening) = try ServeProcessTests.launch(config, arguments: ["--instance", "drain-test"])
+        let address = try #require(listening["listening"]?.stringValue)
+        let acknowledged = Acknowledged()
+        let pid = process.processIdentifier
+        await withTaskGroup(of: Void.self) { group in
+            for lane in 0..<8 {
+                group.addTask {
+                    for (index, jws) in notifications.enumerated() where index % 8 == lane {
+                        guard
+                            let reply = try? await LoopbackClient.send(
+                                "POST", address + "/notifications", body: RetentionRequests.body(jws)),
+                            reply.status == 200
+                        else { continue }
+                        acknowledged.list.withLock { $0.append(jws) }
+                    }
+                }
+            }
+            group.addTask {
+                while acknowledged.list.withLock({ $0.count }) < notifications.count / 3 { try? await Task.sleep(nanoseconds: 2_000_000) }
+                kill(pid, SIGTERM)
+            }
+        }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let saved = acknowledged.list.withLock { $0 }
+        #expect(saved.count >= notifications.count / 3)
+        let summaryLine =
+            String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .split(separator: "\n").last.map(String.init) ?? ""
+        let summary = try JSONParser.parse(summaryLine)
+        let directory = config.deletingLastPathComponent().appendingPathComponent("sync/notifications/received")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".drain-test.ndjson") }
+        let text = try String(contentsOf: directory.appendingPathComponent(try #require(files.first)), encoding: .utf8)
+        let onDisk = text.split(separator: "\n").map(String.init)
+        for jws in saved { #expect(onDisk.contains(JSONText.render(JSONText.object([("signedPayload", .string(jws))])))) }
+        #expect(summary["notifications"]?["accepted"] == .integer(Int64(onDisk.count)))
+        #expect(Set(onDisk).count == onDisk.count)
+    }
+}
+
 /// The notifications answered 200, from several tasks.
 final class Acknowledged: Sendable {
     let list = Mutex<[String]>([])

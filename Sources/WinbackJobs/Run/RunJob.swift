@@ -63,7 +63,7 @@ public enum RunJob {
         let isVerbose = context.options.isVerbose
         let result = try await ingest(context) { rejection in
             try rejects.write(line: rejection.jsonLine + "\n")
-            if isVerbose { FileHandle.standardError.write(Data((rejection.diagnostic + "\n").utf8)) }
+            if isVerbose { Diagnostics.logger.debug("\(rejection.diagnostic)") }
         }
         return ingested(result, rejects: try rejects.finish(), context)
     }
@@ -312,10 +312,9 @@ public enum RunJob {
 
         let exitCode = ingested.isOverThreshold ? ExitStatus.dataError : ExitStatus.success
         if ingested.isOverThreshold, !options.isQuiet {
-            FileHandle.standardError.write(
-                Data(
-                    "winback: reject rate \(RateFormat.format(counts.rejected, counts.read) ?? "0") exceeds report.maxRejectRate \(config.report.maxRejectRate): reports published, offers not signed (exit 65)\n"
-                        .utf8))
+            Diagnostics.logger.warning(
+                "winback: reject rate \(RateFormat.format(counts.rejected, counts.read) ?? "0") exceeds report.maxRejectRate \(config.report.maxRejectRate): reports published, offers not signed (exit 65)"
+            )
         }
         RunMetrics.emit(counts: counts, subscriptions: reports.subscriptions, campaigns: campaigns.perCampaign)
         let line = JSONText.object([
@@ -350,7 +349,7 @@ public enum RunJob {
 
     /// A warning on stderr, unless `isQuiet`.
     static func warn(_ message: String, isQuiet: Bool) {
-        if !isQuiet { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+        if !isQuiet { Diagnostics.logger.warning("\(message)") }
     }
 
     /// The report calendar for `--as-of`, or yesterday in the report time zone.

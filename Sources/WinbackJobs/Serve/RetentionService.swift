@@ -329,7 +329,8 @@ public final class RetentionService: Sendable {
         }
     }
 
-    /// Writes every queued request-log line and closes the log; the summary of what was answered.
+    /// Writes every queued request-log line and closes the log; the summary of what was answered (`responses` and
+    /// `refused` to `/retention`; pushed `notifications` accepted and duplicate).
     public func finish() -> String {
         log.close()
         let (day, count) = decisions
@@ -337,6 +338,13 @@ public final class RetentionService: Sendable {
             JSONText.object([
                 ("decisionsDay", day.map(JSONValue.string) ?? .null), ("decisions", .integer(Int64(count))),
                 ("responses", .integer(Int64(metrics.totalResponses))), ("refused", .integer(Int64(metrics.refusedResponses))),
+                (
+                    "notifications",
+                    JSONText.object([
+                        ("accepted", .integer(Int64(metrics.notifications(outcome: "accepted")))),
+                        ("duplicate", .integer(Int64(metrics.notifications(outcome: "duplicate")))),
+                    ])
+                ),
             ]))
     }
 }

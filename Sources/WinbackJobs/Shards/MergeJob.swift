@@ -76,7 +76,7 @@ public enum MergeJob {
         var read = [Int](repeating: 0, count: readers.count)
         while let shard = smallest(heads, by: { $0.key.lexicographicallyPrecedes($1.key) }), let head = heads[shard] {
             try writer.write(line: String(decoding: head.fields[3], as: UTF8.self) + "\n")
-            if isVerbose { FileHandle.standardError.write(Data(head.fields[4] + [UInt8(ascii: "\n")])) }
+            if isVerbose { Diagnostics.logger.debug("\(String(decoding: head.fields[4], as: UTF8.self))") }
             read[shard] += 1
             heads[shard] = try next(shard)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import WinbackCore
+import WinbackIO
 import WinbackIngest
 
 /// `winback verify`: ingest and verify only, writing no files (docs/inputs.md): each rejection as one JSON
@@ -29,7 +30,7 @@ public enum VerifyJob {
         let result = try await IngestStage.run(loaded.ingestSettings, files: files, inputWarnings: inputWarnings, isQuiet: isQuiet) {
             rejection, _ in
             writeLine(rejection.jsonLine)
-            if isVerbose { FileHandle.standardError.write(Data((rejection.diagnostic + "\n").utf8)) }
+            if isVerbose { Diagnostics.logger.debug("\(rejection.diagnostic)") }
         }
         let counts = result.counts
         let isOverThreshold = counts.rejectRate > loaded.config.report.maxRejectRate
