@@ -215,13 +215,20 @@ import WinbackTestSupport
 /// answered 200 is on disk, the restarted server repairs a torn line, and Apple's retries of every notification
 /// leave each on disk exactly once.
 @Suite struct NotificationPushKillTests {
-    @Test func killNineUnderLoadLosesNoAcknowledgedNotification() async throws {
-        let config = try SampleConfig.copy("push-kill") { text in
+    /// A sample config with an `api` block (pushed notifications go to `sync/notifications/received/`).
+    static func config(_ name: String) throws -> URL {
+        try SampleConfig.copy(name) { text in
             text.replacingOccurrences(
                 of: #""ledger":"#, with: #""api": { "keyId": "K", "issuerId": "I", "directory": "sync" },"# + "\n  " + #""ledger":"#)
         }
-        let notifications = try NotificationPushTests.sampleNotifications()
-        let (process, _, listening) = try ServeProcessTests.launch(config, arguments: ["--instance", "kill-test"])
+    }
+
+    /// Pushes `notifications` to a `winback serve --instance <instance>` from 8 connections, sends it `signal` once a
+    /// third are answered 200, and waits for it to exit: the process, its stdout, the notifications answered 200.
+    static func pushUntilSignalled(
+        _ config: URL, _ notifications: [String], instance: String, signal: Int32
+    ) async throws -> (Process, Pipe, [String]) {
+        let (process, stdout, listening) = try ServeProcessTests.launch(config, arguments: ["--instance", instance])
         let address = try #require(listening["listening"]?.stringValue)
         let acknowledged = Acknowledged()
         let pid = process.processIdentifier
@@ -240,11 +247,17 @@ import WinbackTestSupport
             }
             group.addTask {
                 while acknowledged.list.withLock({ $0.count }) < notifications.count / 3 { try? await Task.sleep(nanoseconds: 2_000_000) }
-                kill(pid, SIGKILL)
+                kill(pid, signal)
             }
         }
         process.waitUntilExit()
-        let saved = acknowledged.list.withLock { $0 }
+        return (process, stdout, acknowledged.list.withLock { $0 })
+    }
+
+    @Test func killNineUnderLoadLosesNoAcknowledgedNotification() async throws {
+        let config = try Self.config("push-kill")
+        let notifications = try NotificationPushTests.sampleNotifications()
+        let (_, _, saved) = try await Self.pushUntilSignalled(config, notifications, instance: "kill-test", signal: SIGKILL)
         #expect(saved.count >= notifications.count / 3 && saved.count < notifications.count, "killed mid-load: \(saved.count)")
         let directory = config.deletingLastPathComponent().appendingPathComponent("sync/notifications/received")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".kill-test.ndjson") }
@@ -273,36 +286,11 @@ import WinbackTestSupport
 /// was answering are answered before it exits 0, and its summary counts exactly what is on disk.
 @Suite struct NotificationPushDrainTests {
     @Test func sigtermUnderLoadDrainsWithoutLosingAnAcceptedNotification() async throws {
-        let config = try SampleConfig.copy("push-drain") { text in
-            text.replacingOccurrences(
-                of: #""ledger":"#, with: #""api": { "keyId": "K", "issuerId": "I", "directory": "sync" },"# + "\n  " + #""ledger":"#)
-        }
+        let config = try NotificationPushKillTests.config("push-drain")
         let notifications = try NotificationPushTests.sampleNotifications()
-        let (process, stdout, listening) = try ServeProcessTests.launch(config, arguments: ["--instance", "drain-test"])
-        let address = try #require(listening["listening"]?.stringValue)
-        let acknowledged = Acknowledged()
-        let pid = process.processIdentifier
-        await withTaskGroup(of: Void.self) { group in
-            for lane in 0..<8 {
-                group.addTask {
-                    for (index, jws) in notifications.enumerated() where index % 8 == lane {
-                        guard
-                            let reply = try? await LoopbackClient.send(
-                                "POST", address + "/notifications", body: RetentionRequests.body(jws)),
-                            reply.status == 200
-                        else { continue }
-                        acknowledged.list.withLock { $0.append(jws) }
-                    }
-                }
-            }
-            group.addTask {
-                while acknowledged.list.withLock({ $0.count }) < notifications.count / 3 { try? await Task.sleep(nanoseconds: 2_000_000) }
-                kill(pid, SIGTERM)
-            }
-        }
-        process.waitUntilExit()
+        let (process, stdout, saved) = try await NotificationPushKillTests.pushUntilSignalled(
+            config, notifications, instance: "drain-test", signal: SIGTERM)
         #expect(process.terminationStatus == 0)
-        let saved = acknowledged.list.withLock { $0 }
         #expect(saved.count >= notifications.count / 3)
         let summaryLine =
             String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
