@@ -80,6 +80,7 @@ import WinbackTestSupport
         #expect(lines.map { try? JSONParser.parse(Array($0.utf8)) } == expected.map { try? JSONParser.parse(Array($0.utf8)) })
         #expect(repeats == 0 && receiver.deliveries.allSatisfy(\.isSigned))
         #expect(outcome.offers == expected.count && outcome.batches == keys.count && outcome.retries >= 5 && outcome.alreadyDelivered == 0)
+        #expect(receiver.deliveries.count == outcome.batches + outcome.retries)
         #expect(keys.first?.hasSuffix("/\(Self.asOf)/0") == true)
         let body = try JSONParser.parse(Array((receiver.deliveries.first { $0.isAcknowledged }?.body ?? "").utf8))
         #expect(body["asOf"] == .string(Self.asOf) && body["batch"] == .integer(0))
@@ -90,6 +91,22 @@ import WinbackTestSupport
         let again = try await DeliverJob.run(Self.options(config)) { _ in }
         #expect(again.batches == 0 && again.offers == 0 && again.alreadyDelivered == keys.count)
         #expect(receiver.deliveries.count == requests)
+    }
+
+    @Test func aReceiverThatDropsConnectionsSeesExactlyTheSummarysRetries() async throws {
+        let receiver = try MockWebhookReceiver(secret: Array(Self.secret.utf8))
+        defer { receiver.stop() }
+        let config = try await Self.publishedDay("deliver-drops", receiver: receiver, batchSize: 1)
+        // Each of the first batches dropped once or twice before it is answered: 7 drops in all.
+        receiver.inject([.drop, .none, .drop, .drop, .none, .drop, .none, .drop, .drop, .none, .drop, .none])
+        let outcome = try await DeliverJob.run(Self.options(config)) { _ in }
+        let (_, repeats, keys) = try Self.acknowledged(receiver)
+        #expect(repeats == 0 && outcome.batches == keys.count)
+        // Every request the receiver saw is an acknowledged batch or a retry the summary counts: no phantom request.
+        #expect(outcome.retries == 7)
+        #expect(receiver.deliveries.count == outcome.batches + outcome.retries)
+        let signed = receiver.deliveries.allSatisfy(\.isSigned)
+        #expect(signed)
     }
 
     @Test func aRefusedBatchExits76NamingItAndTheRestFollowLater() async throws {
