@@ -29,6 +29,9 @@ bin=${WINBACK_BIN:-winback}
 config=${WINBACK_CONFIG:-/etc/winback/production.json}
 log_dir=${WINBACK_LOG_DIR:-/var/log/winback}
 as_of=${WINBACK_AS_OF:-$(TZ=${WINBACK_TZ:-UTC} date -d yesterday +%F)}
+# node_exporter's textfile-collector directory: each command writes winback-<command>.prom there (docs/operations.md).
+metrics_dir=${WINBACK_METRICS_DIR:-}
+metrics() { if [ -n "$metrics_dir" ]; then echo "--metrics-file=$metrics_dir/winback-$1.prom"; fi; }
 
 mkdir -p "$log_dir"
 log="$log_dir/winback-$as_of.log"
@@ -44,8 +47,8 @@ sync_status=0
 if grep -q '"api"[[:space:]]*:' "$config"; then
   echo "$(date -u +%FT%TZ) nightly.sh: winback sync --config $config" >>"$log"
   set +e
-  # shellcheck disable=SC2086  # the options are words to split
-  "$bin" sync --config "$config" ${WINBACK_SYNC_OPTIONS:-} >>"$log" 2>&1
+  # shellcheck disable=SC2086,SC2046  # the options are words to split
+  "$bin" sync --config "$config" $(metrics sync) ${WINBACK_SYNC_OPTIONS:-} >>"$log" 2>&1
   sync_status=$?
   set -e
   if [ "$sync_status" -ne 0 ]; then
@@ -56,7 +59,8 @@ fi
 echo "$(date -u +%FT%TZ) nightly.sh: winback run --config $config --as-of $as_of" >>"$log"
 set +e
 # shellcheck disable=SC2086  # the options are words to split
-"$bin" run --config "$config" --as-of "$as_of" ${WINBACK_RUN_OPTIONS:-} >>"$log" 2>&1
+# shellcheck disable=SC2086,SC2046  # the options are words to split
+"$bin" run --config "$config" --as-of "$as_of" $(metrics run) ${WINBACK_RUN_OPTIONS:-} >>"$log" 2>&1
 status=$?
 set -e
 
@@ -66,7 +70,8 @@ deliver_status=0
 if [ "$status" -eq 0 ] && grep -q '"delivery"[[:space:]]*:' "$config"; then
   echo "$(date -u +%FT%TZ) nightly.sh: winback deliver --config $config --as-of $as_of" >>"$log"
   set +e
-  "$bin" deliver --config "$config" --as-of "$as_of" >>"$log" 2>&1
+  # shellcheck disable=SC2046  # no flag, or one without spaces
+  "$bin" deliver --config "$config" --as-of "$as_of" $(metrics deliver) >>"$log" 2>&1
   deliver_status=$?
   set -e
 fi

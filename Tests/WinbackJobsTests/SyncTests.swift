@@ -292,9 +292,14 @@ import WinbackTestSupport
             "/bin/bash", [Fixtures.packageRoot.appendingPathComponent("jobs/nightly.sh").path],
             environment: [
                 "WINBACK_BIN": CommandRunner.executable.path, "WINBACK_CONFIG": config.path, "WINBACK_LOG_DIR": logs.path,
-                "WINBACK_AS_OF": "2026-11-19",
+                "WINBACK_AS_OF": "2026-11-19", "WINBACK_METRICS_DIR": logs.path,
             ])
         #expect(result.exitCode == 0, "\(result.stderr)")
+        // Each command's metrics file for node_exporter, beside the log here.
+        for command in ["sync", "run"] {
+            let metrics = try String(contentsOf: logs.appendingPathComponent("winback-\(command).prom"), encoding: .utf8)
+            #expect(metrics.contains(#"winback_exit_code{command="\#(command)"} 0.0"#), "\(command): \(metrics)")
+        }
         let log = try String(contentsOf: logs.appendingPathComponent("winback-2026-11-19.log"), encoding: .utf8)
         let syncLine = try #require(log.range(of: "nightly.sh: winback sync --config"))
         let runLine = try #require(log.range(of: "nightly.sh: winback run --config"))
