@@ -20,9 +20,10 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         // `winback serve` (docs/retention-messaging.md): HTTP/1.1 on SwiftNIO's event loops (NIOPosix, NIOHTTP1), HTTPS through
         // swift-nio-ssl. Measured here: the two add 2:07 of wall time (240 s CPU, BoringSSL most of it) to a cold
-        // debug build on 2 cores and 35 MB to the binary. SwiftNIO directly rather than Hummingbird 2: one handler
-        // answers four routes, and Hummingbird would add its router, swift-log, swift-metrics, service-lifecycle
-        // and async-algorithms to the build for them.
+        // debug build on 2 cores and 35 MB to the binary. SwiftNIO handlers rather than Hummingbird 2 (71 s of cold
+        // build alone, plus swift-http-types, -nio-extras, -algorithms, -numerics, -configuration): serve's handler
+        // is its connection limit, per-request read deadline and ordered error answers, which would be channel
+        // handlers under Hummingbird too (docs/performance.md, Session 27).
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         // Every outgoing request (sync, history, deliver): AsyncHTTPClient on the SwiftNIO above. Chosen over Foundation's
@@ -41,6 +42,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         // `winback serve`'s lifecycle: SIGTERM/SIGINT start a graceful shutdown, SIGHUP reloads (its UnixSignals).
+        // With swift-metrics and swift-prometheus: +5 s of cold debug build, +10 MB of debug binary (Session 27).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
