@@ -133,6 +133,11 @@ public final class RetentionServer: Sendable {
         watcher.cancel()
         await watcher.value
         try? await group.shutdownGracefully()
+        // A request whose body completed while the connections closed is still handled (its connection gone):
+        // counted before the summary, as what it wrote is on disk.
+        while service.requestsInFlight > 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
         return service.finish()
     }
 }

@@ -30,7 +30,7 @@ enum CommandSupport {
     /// Runs `body`, turning a ``JobError`` (or a file error from WinbackIO, exit 74) into its message on
     /// stderr, a JSON summary line on stdout and its exit code. With `metricsFile`, what the command counted is
     /// written there when it ends, whatever its exit code (``MetricsFile``); a file that cannot be written is 74.
-    /// On stderr, `level` and up (``StderrLogHandler``): `.error` for `--quiet`, `.debug` for `--verbose`.
+    /// On stderr, `level` and up (``StderrLogHandler``): `.warning` for `--quiet`, `.debug` for `--verbose`.
     static func run(
         command: String, level: Logger.Level = .info, metricsFile: String? = nil, _ body: () async throws -> Int32
     ) async throws {
@@ -64,8 +64,10 @@ enum CommandSupport {
 }
 
 extension Logger.Level {
-    /// What a command shows on stderr: `--verbose` every reject (`debug`), `--quiet` errors only, else progress.
+    /// What a command shows on stderr: `--verbose` every reject (`debug`), `--quiet` warnings and errors (the jobs
+    /// say nothing else when quiet, and warn then only of what must not go unseen, such as a key readable by others),
+    /// else progress.
     static func shown(quiet: Bool, verbose: Bool = false) -> Logger.Level {
-        verbose ? .debug : quiet ? .error : .info
+        verbose ? .debug : quiet ? .warning : .info
     }
 }

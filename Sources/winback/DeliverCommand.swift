@@ -4,14 +4,16 @@ import WinbackJobs
 struct DeliverCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "deliver",
-        abstract: "Send a published day's offers to the config's delivery.webhook, each batch once.",
+        abstract: "Send a published day's offers to each sink of the config's delivery (webhook, Segment, Braze), each batch once.",
         discussion: """
-            POSTs dt=<D>/offers.ndjson.gz in batches per campaign (delivery.webhook.batchSize, default 500) with an \
-            Idempotency-Key and an HMAC-SHA256 Winback-Signature; the ledger records each batch the receiver \
-            acknowledged, so running it again sends only the rest. Ends with a one-line JSON summary on stdout. \
+            Reads dt=<D>/offers.ndjson.gz. The webhook gets batches per campaign (delivery.webhook.batchSize, default 500) \
+            with an Idempotency-Key, an HMAC-SHA256 Winback-Signature and the Standard Webhooks headers; Segment gets Track \
+            calls (at most 500 KB a request); Braze gets /users/track events (75 a request; offers without an \
+            appAccountToken skipped). The ledger records each batch a sink acknowledged, so running it again sends each \
+            sink only the rest; a failing sink never stops the others. Ends with a one-line JSON summary on stdout. \
             Exit codes: 0 success; 64 invalid config or flag; 74 I/O error (day not published, secret unreadable); \
-            75 the webhook kept failing (429, 5xx, network) or another run holds the ledger; 76 the webhook refused a \
-            batch (another 4xx, or a redirect).
+            75 a sink kept failing (429, 5xx, network) or another run holds the ledger; 76 a sink refused a batch \
+            (another 4xx, or a redirect).
             """
     )
 

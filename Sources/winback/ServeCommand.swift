@@ -51,7 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
     var quiet = false
 
     func run() async throws {
-        try await CommandSupport.run(command: "serve", level: quiet ? .warning : .info) {
+        try await CommandSupport.run(command: "serve", level: .shown(quiet: quiet)) {
             var options = ServeOptions(configPath: config)
             options.host = host
             options.port = port

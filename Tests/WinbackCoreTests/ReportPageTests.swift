@@ -118,6 +118,30 @@ import WinbackTestSupport
             campaigns == [["campaignId": "winback-&lt;voluntary&gt;", "eligible": "12", "treatment": "10", "holdout": "2", "signed": "10"]])
     }
 
+    @Test func groupsAreNamedByTheirProductsAndThinCohortCellsShowTheirCount() throws {
+        var content = Self.content()
+        // A second product in the one group: the legend names the group by both, the shared prefix left out.
+        let annual = content.churnMonthly.map { row -> [String?] in
+            var row = row
+            row[1] = "com.example.annual"
+            return row
+        }
+        content.churnMonthly += annual
+        // A cohort of 40: its cells are rates; the sample's cohorts of 10 are drawn grey with their count.
+        content.retentionCohorts += [
+            ["2026-06", "com.example.monthly", nil, "0", "40", "40", "40", "1.000000"],
+            ["2026-06", "com.example.monthly", nil, "1", "40", "40", "28", "0.700000"],
+        ]
+        let html = ReportPage.render(content)
+        #expect(html.contains("annual, monthly"))
+        #expect(!html.contains(">group.0<"))
+        #expect(html.contains(">n=10<") && html.contains(Heatmap.sparseFill))
+        #expect(html.contains(">70<"))
+        #expect(ProductGroupNames.sharedDottedPrefix(["com.a.x", "com.a.y", "com.b"]) == "com.")
+        #expect(ProductGroupNames.sharedDottedPrefix(["com.a.x"]) == "")
+        #expect(ProductGroupNames(["21440001": ["a.one", "a.two", "a.three", "a.four"]]).name(of: "21440001") == "four, one, three +1")
+    }
+
     @Test func largeRunsStayBounded() throws {
         let offers: [[String?]] = (0..<500).map { index in
             ["2", "promo.\(index)", "PAY_AS_YOU_GO", "P1M", String(index), "0", "0", "0", nil, "0"]

@@ -109,6 +109,30 @@ import WinbackTestSupport
         #expect(signed)
     }
 
+    @Test func aWhsecSecretSignsWithItsDecodedKey() async throws {
+        let key: [UInt8] = Array("a key of thirty-two bytes, exact".utf8)
+        let receiver = try MockWebhookReceiver(secret: key)
+        defer { receiver.stop() }
+        let config = try await Self.publishedDay("deliver-whsec", receiver: receiver, batchSize: 50)
+        try ("whsec_" + Data(key).base64EncodedString() + "\n").write(
+            to: config.deletingLastPathComponent().appendingPathComponent("webhook.secret"), atomically: true, encoding: .utf8)
+        let outcome = try await DeliverJob.run(Self.options(config)) { _ in }
+        let signed = receiver.deliveries.allSatisfy(\.isSigned)
+        #expect(outcome.batches > 0 && receiver.deliveries.count == outcome.batches && signed)
+        let body = try JSONParser.parse(Array((receiver.deliveries.first?.body ?? "").utf8))
+        #expect(body["type"] == .string("offers.selected"))
+
+        // A whsec_ secret whose key is not base64 is the config's error, naming the key.
+        try "whsec_not base64!\n".write(
+            to: config.deletingLastPathComponent().appendingPathComponent("webhook.secret"), atomically: true, encoding: .utf8)
+        do {
+            _ = try await DeliverJob.run(Self.options(config)) { _ in }
+            Issue.record("a whsec_ secret that is not base64 was accepted")
+        } catch {
+            #expect(error.exitCode == 64 && error.description.contains("delivery.webhook.secretFile"), "\(error)")
+        }
+    }
+
     @Test func aRefusedBatchExits76NamingItAndTheRestFollowLater() async throws {
         let receiver = try MockWebhookReceiver(secret: Array(Self.secret.utf8))
         defer { receiver.stop() }

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// A webhook receiver on loopback for `winback deliver` tests (docs/deliveries.md): it checks each request's
-/// `Winback-Signature` against the secret (401 when wrong), records what came, and injects the queued
+/// `Winback-Signature` and Standard Webhooks signature against the key (401 when either is wrong), records what came, and injects the queued
 /// faults into the next requests, one per request.
 public final class MockWebhookReceiver: Sendable {
     /// Something to do to a request instead of acknowledging it.
@@ -28,7 +28,7 @@ public final class MockWebhookReceiver: Sendable {
         public var key: String
         /// The body.
         public var body: String
-        /// Whether `Winback-Signature` was right for the body and the secret.
+        /// Whether `Winback-Signature` and the Standard Webhooks headers were right for the body and the key.
         public var isSigned: Bool
         /// Whether the receiver answered 2xx.
         public var isAcknowledged: Bool
@@ -38,7 +38,7 @@ public final class MockWebhookReceiver: Sendable {
     private let state = Mutex<(faults: [Fault], deliveries: [Delivery])>(([], []))
     private let server = Mutex<LoopbackHTTPServer?>(nil)
 
-    /// Starts a receiver that accepts signatures made with `secret`.
+    /// Starts a receiver that accepts signatures made with `secret` (the HMAC key).
     public init(secret: [UInt8]) throws {
         self.secret = secret
         let started = try LoopbackHTTPServer { [weak self] incoming in self?.receive(incoming) }
@@ -58,8 +58,10 @@ public final class MockWebhookReceiver: Sendable {
     public func stop() { server.withLock { $0?.stop() } }
 
     private func receive(_ incoming: LoopbackHTTPServer.Incoming) {
-        let isSigned = Self.verify(incoming.headers["winback-signature"] ?? "", body: incoming.body, secret: secret)
         let key = incoming.headers["idempotency-key"] ?? ""
+        let isSigned =
+            Self.verify(incoming.headers["winback-signature"] ?? "", body: incoming.body, secret: secret)
+            && Self.verifyStandard(incoming.headers, idempotencyKey: key, body: incoming.body, key: secret)
         let fault = state.withLock { $0.faults.isEmpty ? Fault.none : $0.faults.removeFirst() }
         var delivery = Delivery(key: key, body: incoming.body, isSigned: isSigned, isAcknowledged: false)
         switch fault {
@@ -85,6 +87,16 @@ public final class MockWebhookReceiver: Sendable {
             LoopbackHTTPServer.respond(incoming.connection, status: isSigned ? 200 : 401, body: isSigned ? #"{"ok":true}"# : "{}")
         }
         state.withLock { $0.deliveries.append(delivery) }
+    }
+
+    /// Checks the Standard Webhooks headers as its libraries do: `webhook-id` (the idempotency key, `/` as `_`),
+    /// `webhook-timestamp`, and `webhook-signature` `v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>`.
+    public static func verifyStandard(_ headers: [String: String], idempotencyKey: String, body: String, key: [UInt8]) -> Bool {
+        guard let id = headers["webhook-id"], let timestamp = headers["webhook-timestamp"], let signature = headers["webhook-signature"],
+            id == idempotencyKey.replacingOccurrences(of: "/", with: "_"), Int64(timestamp) != nil
+        else { return false }
+        let expected = HMAC<SHA256>.authenticationCode(for: Array("\(id).\(timestamp).\(body)".utf8), using: SymmetricKey(data: key))
+        return signature.split(separator: " ").contains { $0 == "v1," + Data(expected).base64EncodedString() }
     }
 
     /// Checks `t=<seconds>,v1=<hex>` as a receiver would: HMAC-SHA256(secret, "<t>.<body>").

@@ -5,6 +5,8 @@ struct Heatmap {
         var rate: Double?
         var text: String
         var tooltip: String
+        /// Too few subscriptions to read a rate: drawn grey, its text the count, whatever the rate.
+        var isSparse = false
     }
 
     var rowLabels: [String]
@@ -32,14 +34,18 @@ struct Heatmap {
             for (column, cell) in cells[row].enumerated() {
                 guard let rate = cell.rate else { continue }
                 let x = left + cellWidth * Double(column)
-                canvas.rect(x: x, y: y, width: cellWidth - 1, height: cellHeight - 1, fill: ChartPalette.ramp(rate), tooltip: cell.tooltip)
+                let fill = cell.isSparse ? Self.sparseFill : ChartPalette.ramp(rate)
+                canvas.rect(x: x, y: y, width: cellWidth - 1, height: cellHeight - 1, fill: fill, tooltip: cell.tooltip)
                 canvas.text(
-                    cell.text, x: x + cellWidth / 2, y: y + cellHeight * 0.7, anchor: "middle", size: 9, fill: rate > 0.55 ? "#fff" : "#222"
-                )
+                    cell.text, x: x + cellWidth / 2, y: y + cellHeight * 0.7, anchor: "middle", size: 9,
+                    fill: cell.isSparse ? "#666" : rate > 0.55 ? "#fff" : "#222")
             }
         }
         return canvas.rendered(label: label)
     }
+
+    /// The fill of a cell with too few subscriptions to read.
+    static let sparseFill = "#e4e4e4"
 
     /// The colour scale of the heatmap as HTML (a gradient from 0 % to 100 %).
     static var legend: String {

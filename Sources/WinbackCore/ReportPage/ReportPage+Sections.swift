@@ -11,19 +11,22 @@ extension ReportPage {
         let table = ReportTable(.churnMonthly, rows: content.churnMonthly)
         var byMonth: [String: [String: Int]] = [:]
         var groupTotals: [String: Int] = [:]
+        var groupProducts: [String: Set<String>] = [:]
         for row in table.rows {
             let month = table.text(row, "month") ?? ""
             let group = table.text(row, "subscription_group_id") ?? "(no group)"
             let active = table.integer(row, "active_end")
             byMonth[month, default: [:]][group, default: 0] += active
             groupTotals[group, default: 0] += active
+            if let product = table.text(row, "product_id") { groupProducts[group, default: []].insert(product) }
         }
+        let names = ProductGroupNames(groupProducts)
         let ranked = groupTotals.keys.sorted { (groupTotals[$0] ?? 0, $1) > (groupTotals[$1] ?? 0, $0) }
         let shown = Array(ranked.prefix(ranked.count > maximumGroups + 1 ? maximumGroups : maximumGroups + 1))
         let folded = Set(ranked.dropFirst(shown.count))
         var series = shown.enumerated().map { index, group in
             ChartSeries(
-                name: group, color: ChartPalette.category(index),
+                name: names.name(of: group), color: ChartPalette.category(index),
                 values: content.months.map { month in byMonth[month]?[group].map(Double.init) ?? 0 })
         }
         if !folded.isEmpty {
@@ -338,6 +341,13 @@ extension ReportPage {
                 guard let cell = cells[cohort]?[index], let rate = RateFormat.value(cell.retained, cell.eligible) else {
                     return Heatmap.Cell(rate: nil, text: "", tooltip: "")
                 }
+                guard cell.eligible >= minimumCohortCell else {
+                    return Heatmap.Cell(
+                        rate: rate, text: "n=\(cell.eligible)",
+                        tooltip:
+                            "cohort \(cohort), period \(index): \(cell.retained) of \(cell.eligible) retained — too few to read a rate",
+                        isSparse: true)
+                }
                 return Heatmap.Cell(
                     rate: rate, text: ChartNumber.fixed(rate * 100, 0),
                     tooltip:
@@ -345,7 +355,8 @@ extension ReportPage {
             }
         }
         var html = paragraph(
-            "Share of each first-purchase cohort still paying k periods later (retained ÷ eligible, all products summed; cells in %).")
+            "Share of each first-purchase cohort still paying k periods later (retained ÷ eligible, all products summed; cells in %; "
+                + "grey cells hold fewer than \(minimumCohortCell) subscriptions and show their count).")
         html += Heatmap.legend
         html += Heatmap(
             rowLabels: cohorts, columnLabels: columns.map(String.init), cells: grid, xTitle: "Period index k", yTitle: "Cohort month"

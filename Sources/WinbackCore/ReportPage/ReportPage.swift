@@ -12,6 +12,8 @@ public enum ReportPage {
     static let maximumRows = 25
     /// Most product-group series in the active-subscriptions chart (the rest form "other groups").
     static let maximumGroups = 7
+    /// Retention cells over fewer subscriptions than this are drawn grey with their count, not as a rate.
+    static let minimumCohortCell = 20
     /// Most cohorts (latest first kept) and period indices in the retention heatmap.
     static let maximumCohorts = 24
     static let maximumPeriods = 24

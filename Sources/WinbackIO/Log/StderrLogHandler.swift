@@ -4,8 +4,8 @@ import Logging
 /// swift-log's handler for what the commands say on stderr (docs/operations.md): each message is one line, as
 /// written — `phase=ingest records=… seconds=…`, compiler-style rejects `file:line: error: code: message`,
 /// `warning: …`, `winback: error: …` — with no timestamp, level or label added, so scripts that grep these lines
-/// and editors that jump to a reject keep working. The level decides what shows: `--quiet` errors only (serve:
-/// warnings too), by default info and up, `--verbose` debug (every reject).
+/// and editors that jump to a reject keep working. The level decides what shows: `--quiet` warnings and errors, by
+/// default info and up, `--verbose` debug (every reject).
 public struct StderrLogHandler: LogHandler {
     /// The lowest level shown.
     public var logLevel: Logger.Level

@@ -1,18 +1,24 @@
-import CoreMetrics
 import WinbackCore
 
-/// What `winback deliver` did, for its summary line (docs/deliveries.md): this run's batches and offers.
+/// What `winback deliver` did, for its summary line (docs/deliveries.md): this run's batches and offers over every
+/// sink, and per sink.
 public struct DeliverOutcome: Sendable {
     /// The day delivered.
     public var asOf: String
-    /// Batches acknowledged in this run.
-    public var batches = 0
-    /// Offer lines in those batches.
-    public var offers = 0
-    /// Requests that were retries.
-    public var retries = 0
-    /// Batches an earlier deliver had sent (skipped).
-    public var alreadyDelivered = 0
+    /// Per configured sink, in the order webhook, segment, braze.
+    public var sinks: [SinkCounts] = []
+
+    /// Batches acknowledged in this run, every sink.
+    public var batches: Int { sinks.reduce(0) { $0 + $1.batches } }
+    /// Offers in those batches, every sink.
+    public var offers: Int { sinks.reduce(0) { $0 + $1.offers } }
+    /// Requests that were retries, every sink.
+    public var retries: Int { sinks.reduce(0) { $0 + $1.retries } }
+    /// Batches an earlier deliver had sent, every sink.
+    public var alreadyDelivered: Int { sinks.reduce(0) { $0 + $1.alreadyDelivered } }
+
+    /// The counts of `sink`, if configured.
+    public func counts(_ sink: String) -> SinkCounts? { sinks.first { $0.sink == sink } }
 
     /// The one-line JSON summary on stdout.
     public var summaryLine: String {
@@ -21,14 +27,12 @@ public struct DeliverOutcome: Sendable {
                 ("command", .string("deliver")), ("exitCode", .integer(0)), ("asOf", .string(asOf)),
                 ("batches", .integer(Int64(batches))), ("offers", .integer(Int64(offers))), ("retries", .integer(Int64(retries))),
                 ("alreadyDelivered", .integer(Int64(alreadyDelivered))),
+                ("sinks", JSONText.object(sinks.map { ($0.sink, $0.json) })),
             ]))
     }
 
     /// Counts this run in swift-metrics (`--metrics-file`).
     func emitMetrics() {
-        Counter(label: "winback_deliver_batches_total").increment(by: batches)
-        Counter(label: "winback_deliver_offers_total").increment(by: offers)
-        Counter(label: "winback_deliver_retries_total").increment(by: retries)
-        Counter(label: "winback_deliver_already_delivered_total").increment(by: alreadyDelivered)
+        for sink in sinks { sink.emitMetrics() }
     }
 }

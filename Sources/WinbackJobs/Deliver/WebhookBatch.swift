@@ -11,9 +11,11 @@ struct WebhookBatch: Sendable {
     /// The `offers.ndjson.gz` lines (JSON objects, without newline).
     var lines: [String]
 
-    /// `{"asOf", "campaignId", "batch", "offers": [lines]}`, the lines as they are in the file.
+    /// `{"type": "offers.selected", "asOf", "campaignId", "batch", "offers": [lines]}`, the lines as they are in the file.
     var body: [UInt8] {
-        var text = "{\"asOf\":" + JSONText.render(.string(asOf)) + ",\"campaignId\":" + JSONText.render(.string(campaignId))
+        var text =
+            "{\"type\":\"offers.selected\",\"asOf\":" + JSONText.render(.string(asOf)) + ",\"campaignId\":"
+            + JSONText.render(.string(campaignId))
         text += ",\"batch\":\(number),\"offers\":[" + lines.joined(separator: ",") + "]}"
         return Array(text.utf8)
     }
@@ -26,6 +28,14 @@ struct WebhookBatch: Sendable {
         let signed = Array("\(seconds).".utf8) + body
         let code = HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: secret))
         return "t=\(seconds),v1=" + code.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The headers of an attempt at `seconds` (unix time): `Idempotency-Key`, `Winback-Signature` and the Standard
+    /// Webhooks headers, both signatures with `key`.
+    func headers(key: [UInt8], seconds: Int64) -> [(String, String)] {
+        let body = body
+        return [("Idempotency-Key", idempotencyKey), ("Winback-Signature", Self.signature(body: body, secret: key, seconds: seconds))]
+            + StandardWebhooks.headers(idempotencyKey: idempotencyKey, seconds: seconds, body: body, key: key)
     }
 
     /// The batches of a day's offer lines: per campaign (in order of first appearance), `batchSize` lines

@@ -24,6 +24,8 @@ public final class RetentionService: Sendable {
     let options: ServeOptions
     let replays = ReplayGuard()
     let metrics = ServeMetrics()
+    /// Requests inside ``handle(method:target:body:)`` now (the server waits for none before its summary).
+    private let handling = Atomic<Int>(0)
     let log: RequestLogWriter
     /// Where pushed notifications are kept; `nil`: `POST /notifications` is off (no `api.directory`).
     public let inbox: NotificationInbox?
@@ -64,6 +66,8 @@ public final class RetentionService: Sendable {
 
     /// The reply to one request. `body` is the whole body, or `nil` when it was over ``maximumBodyBytes``.
     public func handle(method: String, target: String, body: [UInt8]?) async -> ServeReply {
+        handling.add(1, ordering: .relaxed)
+        defer { handling.subtract(1, ordering: .relaxed) }
         let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? target
         switch path {
         case "/retention":
@@ -328,6 +332,10 @@ public final class RetentionService: Sendable {
             }
         }
     }
+
+    /// Requests being handled now: a request whose whole body arrived as the server stopped is still kept (a pushed
+    /// notification written) though its connection is gone, and the summary must count it.
+    public var requestsInFlight: Int { handling.load(ordering: .relaxed) }
 
     /// Writes every queued request-log line and closes the log; the summary of what was answered (`responses` and
     /// `refused` to `/retention`; pushed `notifications` accepted and duplicate).

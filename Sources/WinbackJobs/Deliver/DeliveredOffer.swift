@@ -1,0 +1,40 @@
+import WinbackCore
+
+/// One line of a published day's `offers.ndjson.gz` as the marketing sinks see it: the line itself (the
+/// webhook's batches carry it as written) and the fields Segment and Braze address it by.
+struct DeliveredOffer: Sendable {
+    /// The line, a JSON object, without newline.
+    var line: String
+    /// The line parsed.
+    var object: JSONValue
+    /// `campaignId`.
+    var campaignId: String
+    /// `accountKey`: the `appAccountToken`, else the subscription's `originalTransactionId`.
+    var accountKey: String
+    /// `appAccountToken`, or `nil`.
+    var appAccountToken: String?
+    /// `issuedAt` (ISO 8601), when the offer was signed; `nil` for an offer without a signature.
+    var issuedAt: String?
+
+    /// The offer of `line`; `nil` when it is not an offer line.
+    init?(line: String) {
+        guard let object = try? JSONParser.parse(Array(line.utf8)), let campaignId = object["campaignId"]?.stringValue,
+            let accountKey = object["accountKey"]?.stringValue
+        else { return nil }
+        self.line = line
+        self.object = object
+        self.campaignId = campaignId
+        self.accountKey = accountKey
+        self.appAccountToken = object["appAccountToken"]?.stringValue
+        self.issuedAt = object["issuedAt"]?.stringValue
+    }
+
+    /// The offer's stable id among every day's offers: `<campaignId>/<asOf>/<accountKey>` (one offer per campaign,
+    /// account and day). Segment's `messageId`.
+    func key(asOf: String) -> String { "\(campaignId)/\(asOf)/\(accountKey)" }
+
+    /// The line's members whose value is not null (the event properties Segment and Braze receive).
+    var properties: JSONValue {
+        .object((object.objectMembers ?? []).filter { $0.value != .null })
+    }
+}

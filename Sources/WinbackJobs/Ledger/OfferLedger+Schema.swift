@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+import WinbackCore
+import WinbackIO
+
+/// The ledger's tables and their migrations, one per schema version (docs/campaigns.md).
+extension OfferLedger {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE runs (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        as_of TEXT NOT NULL,
+                        started_at TEXT NOT NULL,
+                        finished_at TEXT,
+                        outcome TEXT,
+                        counts TEXT
+                    );
+                    CREATE TABLE selections (
+                        campaign_id TEXT NOT NULL,
+                        account_key TEXT NOT NULL,
+                        as_of TEXT NOT NULL,
+                        original_transaction_id TEXT NOT NULL,
+                        variant TEXT NOT NULL,
+                        nonce TEXT,
+                        timestamp_ms INTEGER,
+                        row TEXT NOT NULL,
+                        payload TEXT,
+                        run_id INTEGER REFERENCES runs(id),
+                        PRIMARY KEY (campaign_id, account_key, as_of)
+                    );
+                    CREATE INDEX selections_by_day ON selections(campaign_id, as_of);
+                    """)
+        }
+        // v2 (docs/campaigns.md): each selection names its audience and offer, so campaign outcomes can be measured
+        // from the ledger alone; a v1 ledger gets them from the eligible_accounts row it kept.
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: "ALTER TABLE selections ADD COLUMN audience TEXT")
+            try db.execute(sql: "ALTER TABLE selections ADD COLUMN offer_identifier TEXT")
+            let rows = try Row.fetchAll(db, sql: "SELECT rowid, row FROM selections")
+            for row in rows {
+                let fields = CSVFormat.fields(of: row["row"])
+                try db.execute(
+                    sql: "UPDATE selections SET audience = ?, offer_identifier = ? WHERE rowid = ?",
+                    arguments: [Self.field(fields, "audience"), Self.field(fields, "offer_identifier"), row["rowid"] as Int64])
+            }
+        }
+        // v3 (docs/campaigns.md): the one-time offer code given with a selection — unique, so no code can ever go to two
+        // accounts — and each offer-code campaign-day's count of treatment accounts left without a code.
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: "ALTER TABLE selections ADD COLUMN offer_code TEXT")
+            try db.execute(sql: "CREATE UNIQUE INDEX selections_by_code ON selections(offer_code) WHERE offer_code IS NOT NULL")
+            try db.execute(
+                sql: "CREATE TABLE code_shortfalls (campaign_id TEXT NOT NULL, as_of TEXT NOT NULL, codes_short INTEGER NOT NULL, "
+                    + "PRIMARY KEY (campaign_id, as_of))")
+        }
+        // v4 (docs/campaigns.md): each webhook batch `winback deliver` had acknowledged, once.
+        migrator.registerMigration("v4") { db in
+            try db.execute(
+                sql: "CREATE TABLE deliveries (as_of TEXT NOT NULL, campaign_id TEXT NOT NULL, batch INTEGER NOT NULL, "
+                    + "offers INTEGER NOT NULL, batch_size INTEGER NOT NULL, status INTEGER NOT NULL, acknowledged_at TEXT NOT NULL, "
+                    + "PRIMARY KEY (as_of, campaign_id, batch))")
+        }
+        // v5 (docs/deliveries.md): each batch a Segment or Braze sink acknowledged, once per sink, day and batch number.
+        migrator.registerMigration("v5") { db in
+            try db.execute(
+                sql: "CREATE TABLE sink_batches (sink TEXT NOT NULL, as_of TEXT NOT NULL, batch INTEGER NOT NULL, "
+                    + "messages INTEGER NOT NULL, status INTEGER NOT NULL, acknowledged_at TEXT NOT NULL, "
+                    + "PRIMARY KEY (sink, as_of, batch))")
+        }
+        return migrator
+    }
+
+    /// The value of `column` in a row of ``ReportSchema/eligibleAccounts``.
+    static func field(_ fields: [String?], _ column: String) -> String? {
+        guard let index = ReportSchema.eligibleAccounts.columns.firstIndex(where: { $0.name == column }), index < fields.count else {
+            return nil
+        }
+        return fields[index]
+    }
+}
