@@ -41,7 +41,7 @@ public enum SignJob {
                     : "--campaign: '\(campaignId)' offers Apple win-back offers, which StoreKit redeems without a signature; there is nothing to sign"
             )
         }
-        let calendar = try RunJob.calendar(config: loaded.config, asOf: asOf, now: now())
+        let calendar = try JobDay.calendar(config: loaded.config, asOf: asOf, now: now())
         let signer = OfferSigner(
             key: try InAppPurchaseKeyLoader.signingKey(loaded, environment: environment, warn: warn), bundleId: loaded.config.app.bundleId)
         let ledger = try OfferLedger(path: loaded.resolve(loaded.config.ledger))

@@ -36,7 +36,7 @@ public enum DeliverJob {
                 loaded, file: braze.apiKeyFile, variable: "WINBACK_BRAZE_API_KEY_FILE", environment: environment,
                 key: "delivery.braze.apiKeyFile", warn: log)
         }
-        let calendar = try RunJob.calendar(config: loaded.config, asOf: options.asOf, now: options.now())
+        let calendar = try JobDay.calendar(config: loaded.config, asOf: options.asOf, now: options.now())
         let asOf = calendar.asOfLabel
         let cwd = FileManager.default.currentDirectoryPath
         let root = options.outputOverride.map { FileSystem.resolve($0, against: cwd) } ?? loaded.resolve(loaded.config.output)
@@ -52,7 +52,7 @@ public enum DeliverJob {
             offers.append(offer)
         }
 
-        let ledger = try OfferLedger(path: loaded.ledgerPath(override: nil), startedAt: RunJob.timestamp(options.now()))
+        let ledger = try OfferLedger(path: loaded.ledgerPath(override: nil), startedAt: JobDay.timestamp(options.now()))
         let delivery = Delivery(options: options, ledger: ledger, asOf: asOf, offers: offers, log: log)
         var outcome = DeliverOutcome(asOf: asOf)
         var failure: JobError?

@@ -26,7 +26,7 @@ struct Delivery {
             jitter: options.jitter, log: retryLog)
     }
 
-    private var now: String { RunJob.timestamp(options.now()) }
+    private var now: String { JobDay.timestamp(options.now()) }
 
     /// The webhook: per campaign, `batchSize` offer lines a request, signed (``WebhookBatch``).
     func webhook(_ settings: WebhookSettings, key: [UInt8], counts: inout SinkCounts) async throws(JobError) {

@@ -35,23 +35,23 @@ struct RunContext {
         let config = loaded.config
         let cwd = FileManager.default.currentDirectoryPath
         let output = options.outputOverride.map { FileSystem.resolve($0, against: cwd) } ?? loaded.resolve(config.output)
-        let calendar = try RunJob.calendar(config: config, asOf: options.asOf, now: options.now())
+        let calendar = try JobDay.calendar(config: config, asOf: options.asOf, now: options.now())
         let money = try loaded.moneyContext(calendar: calendar)
         var warnings: [String] = []
         let campaigns = try loaded.campaigns(warnings: &warnings)
         let codePools = try loaded.offerCodePools(campaigns)
         for (id, pool) in codePools.sorted(by: { $0.key < $1.key }) where pool.repeated > 0 {
-            RunJob.warn("warning: campaign \(id): offer.codes repeats \(pool.repeated) codes; each is given once", isQuiet: options.isQuiet)
+            JobDay.warn("warning: campaign \(id): offer.codes repeats \(pool.repeated) codes; each is given once", isQuiet: options.isQuiet)
         }
-        for warning in warnings { RunJob.warn(warning, isQuiet: options.isQuiet) }
+        for warning in warnings { JobDay.warn(warning, isQuiet: options.isQuiet) }
         let signer =
             try campaigns.contains(where: \.isSigned)
             ? OfferSigner(
-                key: InAppPurchaseKeyLoader.signingKey(loaded, environment: options.environment, warn: { RunJob.warn($0, isQuiet: false) }),
+                key: InAppPurchaseKeyLoader.signingKey(loaded, environment: options.environment, warn: { JobDay.warn($0, isQuiet: false) }),
                 bundleId: config.app.bundleId)
             : nil
         let ledgerPath = loaded.ledgerPath(override: options.ledgerOverride)
-        let ledger = campaigns.isEmpty ? nil : try OfferLedger(path: ledgerPath, startedAt: RunJob.timestamp(options.now()))
+        let ledger = campaigns.isEmpty ? nil : try OfferLedger(path: ledgerPath, startedAt: JobDay.timestamp(options.now()))
         let storePath = loaded.storeDirectory(ledgerPath: ledgerPath)
         let store =
             options.usesStore
@@ -67,7 +67,7 @@ struct RunContext {
         }
         let lock: RunLock
         do {
-            lock = try RunLock(outputDirectory: output, startedAt: RunJob.timestamp(options.now()))
+            lock = try RunLock(outputDirectory: output, startedAt: JobDay.timestamp(options.now()))
         } catch {
             throw JobError(error)
         }
@@ -82,5 +82,5 @@ struct RunContext {
     }
 
     /// A warning on stderr, unless `--quiet`.
-    func warn(_ message: String) { RunJob.warn(message, isQuiet: options.isQuiet) }
+    func warn(_ message: String) { JobDay.warn(message, isQuiet: options.isQuiet) }
 }

@@ -86,7 +86,7 @@ public enum RunJob {
         let (files, inputWarnings) = try InputDiscovery.discover(context.loaded)
         return try await IngestStage.run(
             context.loaded.ingestSettings, files: files, inputWarnings: inputWarnings, isQuiet: isQuiet, store: context.store,
-            warn: { RunJob.warn("warning: \($0)", isQuiet: isQuiet) }, onReject: { rejection, _ in try onReject(rejection) })
+            warn: { JobDay.warn("warning: \($0)", isQuiet: isQuiet) }, onReject: { rejection, _ in try onReject(rejection) })
     }
 
     /// Model: every subscription's timeline, built from the deduplicated store, which it empties:
@@ -210,7 +210,7 @@ public enum RunJob {
         var results = CampaignResults(perCampaign: [], ledgerRunId: nil)
         if let ledger = context.ledger, isSigning {
             (results.ledgerRunId, results.perCampaign) = try ledger.recordDay(
-                asOf: context.calendar.asOfLabel, startedAt: timestamp(options.now())
+                asOf: context.calendar.asOfLabel, startedAt: JobDay.timestamp(options.now())
             ) { recorder in
                 var shortfalls: [(String, Int)] = []
                 let counts = try stage.run(
@@ -233,7 +233,7 @@ public enum RunJob {
         }
         phase.finish()
         for counts in results.perCampaign where (counts.codesShort ?? 0) > 0 {
-            warn(
+            JobDay.warn(
                 "warning: campaign \(counts.id): its offer-code pool ran out: \(counts.codesShort ?? 0) treatment accounts had no code, "
                     + "so the selection stopped there (\(counts.treatment) treated tonight); add codes to offer.codes",
                 isQuiet: options.isQuiet)
@@ -307,7 +307,7 @@ public enum RunJob {
         context.store?.prune()
         if let ledger = context.ledger, let runId = campaigns.ledgerRunId {
             try ledger.finishRun(
-                runId, finishedAt: timestamp(options.now()), outcome: "published", counts: JSONText.render(counts.summaryJSON()))
+                runId, finishedAt: JobDay.timestamp(options.now()), outcome: "published", counts: JSONText.render(counts.summaryJSON()))
         }
 
         let exitCode = ingested.isOverThreshold ? ExitStatus.dataError : ExitStatus.success
@@ -340,38 +340,5 @@ public enum RunJob {
             counts += [("codesLeft", .integer(Int64(left))), ("codesShort", .integer(Int64(short)))]
         }
         return (entry.id, JSONText.object(counts))
-    }
-
-    /// `date` as the ISO 8601 instant the ledger and lock file record.
-    static func timestamp(_ date: Date) -> String {
-        InstantFormat.iso8601(milliseconds: Int64(date.timeIntervalSince1970 * 1000))
-    }
-
-    /// A warning on stderr, unless `isQuiet`.
-    static func warn(_ message: String, isQuiet: Bool) {
-        if !isQuiet { Diagnostics.logger.warning("\(message)") }
-    }
-
-    /// The report calendar for `--as-of`, or yesterday in the report time zone.
-    static func calendar(config: WinbackConfig, asOf: String?, now: Date) throws(JobError) -> ReportCalendar {
-        let date: (Int, Int, Int)
-        if let asOf {
-            guard let parsed = ReportCalendar.parseDate(asOf) else {
-                throw .usage("--as-of: expected a date YYYY-MM-DD, found '\(asOf)'")
-            }
-            date = parsed
-        } else {
-            var gregorian = Calendar(identifier: .gregorian)
-            gregorian.timeZone = TimeZone(identifier: config.report.timeZone) ?? .current
-            let today = gregorian.dateComponents([.year, .month, .day], from: now)
-            let days =
-                InstantFormat.days(year: Int64(today.year ?? 1970), month: Int64(today.month ?? 1), day: Int64(today.day ?? 1)) - 1
-            let (year, month, day) = InstantFormat.civil(fromDays: days)
-            date = (Int(year), Int(month), Int(day))
-        }
-        guard let calendar = ReportCalendar(timeZone: config.report.timeZone, asOfYear: date.0, month: date.1, day: date.2) else {
-            throw .usage("report.timeZone: unknown time zone '\(config.report.timeZone)'")
-        }
-        return calendar
     }
 }

@@ -19,7 +19,7 @@ public enum MergeJob {
         // The partials are checked before the run takes the output lock or opens the ledger: a refused
         // merge leaves nothing behind.
         let loaded = try LoadedConfig.load(path: options.configPath)
-        let asOf = try RunJob.calendar(config: loaded.config, asOf: options.asOf, now: options.now()).asOfLabel
+        let asOf = try JobDay.calendar(config: loaded.config, asOf: options.asOf, now: options.now()).asOfLabel
         let set = try PartialSet.load(partialDirectories, configSha256: HexDigest.string(SHA256.hash(data: loaded.bytes)), asOf: asOf)
         let context = try RunContext.prepare(options)
         defer { withExtendedLifetime(context.lock) {} }

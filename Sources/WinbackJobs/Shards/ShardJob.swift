@@ -19,7 +19,7 @@ public enum ShardJob {
             throw JobError.usage("--shard: needs --partial DIR (where the partial goes)")
         }
         let loaded = try LoadedConfig.load(path: options.configPath)
-        let calendar = try RunJob.calendar(config: loaded.config, asOf: options.asOf, now: options.now())
+        let calendar = try JobDay.calendar(config: loaded.config, asOf: options.asOf, now: options.now())
         var warnings: [String] = []
         let campaigns: [Campaign]
         do {
@@ -44,7 +44,7 @@ public enum ShardJob {
         let rejects = try PartialRecordWriter(directory: partial, name: PartialManifest.rejectsFile)
         var result = try await IngestStage.run(
             loaded.ingestSettings, files: discovered, inputWarnings: inputWarnings, isQuiet: isQuiet, store: store, shard: shard,
-            warn: { RunJob.warn("warning: \($0)", isQuiet: isQuiet) }
+            warn: { JobDay.warn("warning: \($0)", isQuiet: isQuiet) }
         ) { rejection, order in
             try rejects.append([
                 Array(String(fileIndexes[rejection.location.source] ?? 0).utf8), Array(String(order.line).utf8),
@@ -95,6 +95,8 @@ public enum ShardJob {
         try FileSystem.writeAtomically(Array(manifest.rendered().utf8), to: partial + "/" + PartialManifest.fileName)
         store?.prune()
         if options.exitsAfterRun { ExitReclaim.keep(model) }
+        // The shard's own records and subscriptions; its campaigns are the merge's.
+        RunMetrics.emit(counts: counts, subscriptions: model.timelines.count, campaigns: [])
         return JSONText.render(
             JSONText.object([
                 ("command", .string("run")), ("shard", .string(shard.description)), ("asOf", .string(calendar.asOfLabel)),

@@ -25,7 +25,7 @@ public enum VerifyJob {
         // The whole config is checked as `winback run` checks it: campaigns and the money settings too.
         var warnings: [String] = []
         _ = try loaded.offerCodePools(try loaded.campaigns(warnings: &warnings))
-        _ = try loaded.moneyContext(calendar: try RunJob.calendar(config: loaded.config, asOf: nil, now: Date()))
+        _ = try loaded.moneyContext(calendar: try JobDay.calendar(config: loaded.config, asOf: nil, now: Date()))
         let (files, inputWarnings) = try InputDiscovery.discover(loaded)
         let result = try await IngestStage.run(loaded.ingestSettings, files: files, inputWarnings: inputWarnings, isQuiet: isQuiet) {
             rejection, _ in
