@@ -11,11 +11,14 @@ struct BrazeBatch: Sendable {
 
     /// The batch's number among the day's, from 0.
     var number: Int
-    /// The events, rendered.
-    var events: [String]
+    /// The offers in it (each with an `appAccountToken`): indexes into the day's offers.
+    var offers: [Int]
 
-    /// `{"events":[…]}`.
-    var body: [UInt8] { Array(("{\"events\":[" + events.joined(separator: ",") + "]}").utf8) }
+    /// `{"events":[…]}`, rendered when sent.
+    func body(_ all: [DeliveredOffer], asOf: String) -> [UInt8] {
+        let events = offers.compactMap { index in all[index].appAccountToken.map { Self.event(all[index], token: $0, asOf: asOf) } }
+        return Array(("{\"events\":[" + events.joined(separator: ",") + "]}").utf8)
+    }
 
     /// The event of `offer`, whose `appAccountToken` is `token`; its `time` (required by Braze) is when the offer
     /// was signed, else the start of the as-of day (UTC).
@@ -29,13 +32,11 @@ struct BrazeBatch: Sendable {
 
     /// The day's offers with an `appAccountToken` in batches of `maximumEvents`, in file order, and the number
     /// of offers skipped for having none.
-    static func batches(_ offers: [DeliveredOffer], asOf: String, maximumEvents: Int = maximumEvents) -> (
-        batches: [BrazeBatch], skipped: Int
-    ) {
-        let events = offers.compactMap { offer in offer.appAccountToken.map { event(offer, token: $0, asOf: asOf) } }
-        let batches = stride(from: 0, to: events.count, by: maximumEvents).enumerated().map { number, start in
-            BrazeBatch(number: number, events: Array(events[start..<min(events.count, start + maximumEvents)]))
+    static func batches(_ offers: [DeliveredOffer], maximumEvents: Int = maximumEvents) -> (batches: [BrazeBatch], skipped: Int) {
+        let addressable = offers.indices.filter { offers[$0].appAccountToken != nil }
+        let batches = stride(from: 0, to: addressable.count, by: maximumEvents).enumerated().map { number, start in
+            BrazeBatch(number: number, offers: Array(addressable[start..<min(addressable.count, start + maximumEvents)]))
         }
-        return (batches, offers.count - events.count)
+        return (batches, offers.count - addressable.count)
     }
 }

@@ -1,12 +1,12 @@
 import WinbackCore
 
 /// One line of a published day's `offers.ndjson.gz` as the marketing sinks see it: the line itself (the
-/// webhook's batches carry it as written) and the fields Segment and Braze address it by.
+/// webhook's batches carry it as written) and the fields Segment and Braze address it by. Only the line is kept
+/// whole (a day of a million offers holds its lines, not their parsed trees); the properties are parsed from it
+/// as a message is rendered.
 struct DeliveredOffer: Sendable {
     /// The line, a JSON object, without newline.
     var line: String
-    /// The line parsed.
-    var object: JSONValue
     /// `campaignId`.
     var campaignId: String
     /// `accountKey`: the `appAccountToken`, else the subscription's `originalTransactionId`.
@@ -22,7 +22,6 @@ struct DeliveredOffer: Sendable {
             let accountKey = object["accountKey"]?.stringValue
         else { return nil }
         self.line = line
-        self.object = object
         self.campaignId = campaignId
         self.accountKey = accountKey
         self.appAccountToken = object["appAccountToken"]?.stringValue
@@ -35,6 +34,7 @@ struct DeliveredOffer: Sendable {
 
     /// The line's members whose value is not null (the event properties Segment and Braze receive).
     var properties: JSONValue {
-        .object((object.objectMembers ?? []).filter { $0.value != .null })
+        let members = (try? JSONParser.parse(Array(line.utf8)))?.objectMembers ?? []
+        return .object(members.filter { $0.value != .null })
     }
 }

@@ -80,7 +80,8 @@ struct Delivery {
         let authorization = "Basic " + Data(writeKey + Array(":".utf8)).base64EncodedString()
         let (reached, failure) = try await sendNumbered(
             "segment", name: "Segment", url: settings.url, urlKey: "delivery.segment.url", timeout: settings.timeoutSeconds,
-            batches: batches.map { ($0.number, $0.messages.count, $0.body) }, headers: [("Authorization", authorization)],
+            batches: batches.map { batch in (batch.number, batch.offers.count, { batch.body(offers, asOf: asOf) }) },
+            headers: [("Authorization", authorization)],
             counts: counts)
         counts = reached
         if let failure { throw failure }
@@ -89,20 +90,22 @@ struct Delivery {
     /// Braze: `/users/track` events, 75 a request (``BrazeBatch``), bearer auth; offers without an
     /// `appAccountToken` are skipped and counted.
     func braze(_ settings: BrazeSettings, apiKey: [UInt8], counts: inout SinkCounts) async throws(JobError) {
-        let (batches, skipped) = BrazeBatch.batches(offers, asOf: asOf)
+        let (batches, skipped) = BrazeBatch.batches(offers)
         counts.skipped = skipped
         let (reached, failure) = try await sendNumbered(
             "braze", name: "Braze", url: settings.restEndpoint + "/users/track", urlKey: "delivery.braze.restEndpoint",
-            timeout: settings.timeoutSeconds, batches: batches.map { ($0.number, $0.events.count, $0.body) },
+            timeout: settings.timeoutSeconds,
+            batches: batches.map { batch in (batch.number, batch.offers.count, { batch.body(offers, asOf: asOf) }) },
             headers: [("Authorization", "Bearer " + String(decoding: apiKey, as: UTF8.self))], counts: counts)
         counts = reached
         if let failure { throw failure }
     }
 
-    /// Sends a sink's numbered batches (`number`, offers in it, body) not yet acknowledged, recording each as it is;
+    /// Sends a sink's numbered batches (`number`, offers in it, its body rendered on demand) not yet acknowledged, recording each as it is;
     /// the counts reached, and the failure that stopped the sink.
     private func sendNumbered(
-        _ sink: String, name: String, url: String, urlKey: String, timeout: Int, batches: [(number: Int, offers: Int, body: [UInt8])],
+        _ sink: String, name: String, url: String, urlKey: String, timeout: Int,
+        batches: [(number: Int, offers: Int, body: () -> [UInt8])],
         headers: [(String, String)], counts: SinkCounts
     ) async throws(JobError) -> (SinkCounts, JobError?) {
         let acknowledged = try ledger.acknowledgedBatches(sink: sink, asOf: asOf)
@@ -118,7 +121,7 @@ struct Delivery {
                 let key = "\(sink)/\(asOf)/\(batch.number)"
                 let status: Int
                 do throws(JobError) {
-                    (status, counts.retries) = try await sender.send(body: batch.body, key: key, retries: counts.retries) { _ in headers }
+                    (status, counts.retries) = try await sender.send(body: batch.body(), key: key, retries: counts.retries) { _ in headers }
                 } catch { return (counts, error) }
                 try ledger.recordSinkBatch(
                     sink: sink, asOf: asOf, batch: batch.number, messages: batch.offers, status: status, acknowledgedAt: now)

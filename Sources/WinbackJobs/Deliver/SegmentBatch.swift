@@ -14,11 +14,13 @@ struct SegmentBatch: Sendable {
 
     /// The batch's number among the day's, from 0.
     var number: Int
-    /// The Track calls, rendered.
-    var messages: [String]
+    /// The offers in it: indexes into the day's offers.
+    var offers: [Int]
 
-    /// `{"batch":[…]}`.
-    var body: [UInt8] { Array(("{\"batch\":[" + messages.joined(separator: ",") + "]}").utf8) }
+    /// `{"batch":[…]}`, rendered when sent (a day's batches are not held rendered).
+    func body(_ all: [DeliveredOffer], asOf: String) -> [UInt8] {
+        Array(("{\"batch\":[" + offers.map { Self.message(all[$0], asOf: asOf) }.joined(separator: ",") + "]}").utf8)
+    }
 
     /// The Track call of `offer`.
     static func message(_ offer: DeliveredOffer, asOf: String) -> String {
@@ -38,27 +40,26 @@ struct SegmentBatch: Sendable {
         _ offers: [DeliveredOffer], asOf: String, maximumRequestBytes: Int = maximumRequestBytes,
         maximumMessageBytes: Int = maximumMessageBytes
     ) -> (batches: [SegmentBatch], tooLarge: [String]) {
+        let empty = "{\"batch\":[]}".utf8.count
         var batches: [SegmentBatch] = []
         var tooLarge: [String] = []
-        var current = SegmentBatch(number: 0, messages: [])
-        var bytes = "{\"batch\":[]}".utf8.count
-        for offer in offers {
-            let message = message(offer, asOf: asOf)
-            let size = message.utf8.count
+        var current = SegmentBatch(number: 0, offers: [])
+        var bytes = empty
+        for (index, offer) in offers.enumerated() {
+            let size = message(offer, asOf: asOf).utf8.count
             guard size <= maximumMessageBytes else {
                 tooLarge.append(offer.key(asOf: asOf))
                 continue
             }
-            let added = size + (current.messages.isEmpty ? 0 : 1)
-            if !current.messages.isEmpty, bytes + added > maximumRequestBytes {
+            if !current.offers.isEmpty, bytes + 1 + size > maximumRequestBytes {
                 batches.append(current)
-                current = SegmentBatch(number: batches.count, messages: [])
-                bytes = "{\"batch\":[]}".utf8.count
+                current = SegmentBatch(number: batches.count, offers: [])
+                bytes = empty
             }
-            bytes += size + (current.messages.isEmpty ? 0 : 1)
-            current.messages.append(message)
+            bytes += size + (current.offers.isEmpty ? 0 : 1)
+            current.offers.append(index)
         }
-        if !current.messages.isEmpty { batches.append(current) }
+        if !current.offers.isEmpty { batches.append(current) }
         return (batches, tooLarge)
     }
 }
