@@ -8,15 +8,15 @@ import WinbackJobs
 /// In-App Purchase key and a config (`winback.json`) that runs on it.
 public enum SampleDataJob {
     /// What was written.
-    public struct Outcome: Sendable {
+    public struct Outcome: Sendable, CommandSummary {
         /// Files written.
         public var files: Int
         /// Bytes written.
         public var bytes: Int
         /// Bad records injected (listed in `expected-rejects.json`).
         public var expectedRejects: Int
-        /// The JSON summary line for stdout.
-        public var summaryLine: String
+        /// The summary for stdout.
+        public var summary: JSONValue
     }
 
     /// Writes a signed synthetic export, its TEST-ONLY PKI and key, and `winback.json` into `outputDirectory`;
@@ -89,7 +89,7 @@ public enum SampleDataJob {
         ])
         return Outcome(
             files: files.count + streamed.count, bytes: bytes, expectedRejects: dataset.expectedRejects.count,
-            summaryLine: JSONText.render(summary))
+            summary: summary)
     }
 
     /// `expected-rejects.json`: the injected bad records, one object per line inside an array.

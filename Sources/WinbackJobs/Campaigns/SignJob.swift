@@ -7,11 +7,11 @@ import WinbackCrypto
 /// the stored ones in one ledger transaction and are printed as `offers.ndjson` lines.
 public enum SignJob {
     /// The re-signed offers of `winback sign`.
-    public struct Outcome: Sendable {
+    public struct Outcome: Sendable, CommandSummary {
         /// The new `offers.ndjson` lines.
         public var lines: [String]
-        /// The JSON summary line for stdout.
-        public var summaryLine: String
+        /// The summary for stdout.
+        public var summary: JSONValue
     }
 
     /// Re-signs the stored treatment offers of `campaignId` for the as-of day with a fresh timestamp and nonce.
@@ -69,7 +69,7 @@ public enum SignJob {
             ("command", .string("sign")), ("campaignId", .string(campaign.id)), ("asOf", .string(calendar.asOfLabel)),
             ("resigned", .integer(Int64(lines.count))),
         ])
-        return Outcome(lines: lines, summaryLine: JSONText.render(summary))
+        return Outcome(lines: lines, summary: summary)
     }
 
     /// The account a stored offer was made for (everything but the signatures, nonce and time).

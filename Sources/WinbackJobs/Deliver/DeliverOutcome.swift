@@ -2,7 +2,7 @@ import WinbackCore
 
 /// What `winback deliver` did, for its summary line (docs/deliveries.md): this run's batches and offers over every
 /// sink, and per sink.
-public struct DeliverOutcome: Sendable {
+public struct DeliverOutcome: Sendable, CommandSummary {
     /// The day delivered.
     public var asOf: String
     /// Per configured sink, in the order webhook, segment, braze.
@@ -20,15 +20,14 @@ public struct DeliverOutcome: Sendable {
     /// The counts of `sink`, if configured.
     public func counts(_ sink: String) -> SinkCounts? { sinks.first { $0.sink == sink } }
 
-    /// The one-line JSON summary on stdout.
-    public var summaryLine: String {
-        JSONText.render(
-            JSONText.object([
-                ("command", .string("deliver")), ("exitCode", .integer(0)), ("asOf", .string(asOf)),
-                ("batches", .integer(Int64(batches))), ("offers", .integer(Int64(offers))), ("retries", .integer(Int64(retries))),
-                ("alreadyDelivered", .integer(Int64(alreadyDelivered))),
-                ("sinks", JSONText.object(sinks.map { ($0.sink, $0.json) })),
-            ]))
+    /// The summary on stdout.
+    public var summary: JSONValue {
+        JSONText.object([
+            ("command", .string("deliver")), ("exitCode", .integer(0)), ("asOf", .string(asOf)),
+            ("batches", .integer(Int64(batches))), ("offers", .integer(Int64(offers))), ("retries", .integer(Int64(retries))),
+            ("alreadyDelivered", .integer(Int64(alreadyDelivered))),
+            ("sinks", JSONText.object(sinks.map { ($0.sink, $0.json) })),
+        ])
     }
 
     /// Counts this run in swift-metrics (`--metrics-file`).

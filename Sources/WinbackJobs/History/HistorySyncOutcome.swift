@@ -2,7 +2,7 @@ import CoreMetrics
 import WinbackCore
 
 /// What `winback sync --history/--statuses` did, for its summary line (docs/sync.md).
-public struct HistorySyncOutcome: Sendable {
+public struct HistorySyncOutcome: Sendable, CommandSummary {
     /// `history`, `statuses` or `history+statuses`.
     public var mode: String
     /// `<api.directory>`, resolved.
@@ -24,16 +24,15 @@ public struct HistorySyncOutcome: Sendable {
     /// Ids Apple answered 404 for (unknown, or of the other environment): warned about and skipped.
     public var notFound = 0
 
-    /// The one-line JSON summary on stdout.
-    public var summaryLine: String {
-        JSONText.render(
-            JSONText.object([
-                ("command", .string("sync")), ("exitCode", .integer(0)), ("mode", .string(mode)), ("directory", .string(directory)),
-                ("ids", .integer(Int64(ids))), ("idsResumed", .integer(Int64(idsResumed))),
-                ("transactions", .integer(Int64(transactions))), ("historyFiles", .integer(Int64(historyFiles))),
-                ("statuses", .integer(Int64(statuses))), ("requests", .integer(Int64(requests))),
-                ("retries", .integer(Int64(retries))), ("notFound", .integer(Int64(notFound))),
-            ]))
+    /// The summary on stdout.
+    public var summary: JSONValue {
+        JSONText.object([
+            ("command", .string("sync")), ("exitCode", .integer(0)), ("mode", .string(mode)), ("directory", .string(directory)),
+            ("ids", .integer(Int64(ids))), ("idsResumed", .integer(Int64(idsResumed))),
+            ("transactions", .integer(Int64(transactions))), ("historyFiles", .integer(Int64(historyFiles))),
+            ("statuses", .integer(Int64(statuses))), ("requests", .integer(Int64(requests))),
+            ("retries", .integer(Int64(retries))), ("notFound", .integer(Int64(notFound))),
+        ])
     }
 
     /// Counts this run in swift-metrics (`--metrics-file`).

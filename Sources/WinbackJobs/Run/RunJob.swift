@@ -9,11 +9,11 @@ import WinbackIngest
 /// one-line JSON summary (README: Commands). Each stage is one function below, in that order.
 public enum RunJob {
     /// How a run ended: its exit code, the summary line for stdout and the published directory.
-    public struct Outcome: Sendable {
+    public struct Outcome: Sendable, CommandSummary {
         /// 0, or 65 when the reject rate exceeded `report.maxRejectRate`.
         public var exitCode: Int32
-        /// The JSON summary line for stdout.
-        public var summaryLine: String
+        /// The summary for stdout.
+        public var summary: JSONValue
         /// The published `dt=<D>` directory.
         public var publishedPath: String
     }
@@ -326,7 +326,7 @@ public enum RunJob {
             ("stale", .bool(ingested.freshness.isStale)), ("filesFromStore", .integer(Int64(ingested.result.filesFromStore))),
             ("exitCode", .integer(Int64(exitCode))),
         ])
-        return Outcome(exitCode: exitCode, summaryLine: JSONText.render(line), publishedPath: context.publisher.finalPath)
+        return Outcome(exitCode: exitCode, summary: line, publishedPath: context.publisher.finalPath)
     }
 
     // MARK: Helpers

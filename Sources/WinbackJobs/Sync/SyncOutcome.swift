@@ -2,7 +2,7 @@ import CoreMetrics
 import WinbackCore
 
 /// What `winback sync` did, for its summary line.
-public struct SyncOutcome: Sendable {
+public struct SyncOutcome: Sendable, CommandSummary {
     /// First and last day of the range, `YYYY-MM-DD`.
     public var from: String
     /// Last day of the range, inclusive.
@@ -20,15 +20,14 @@ public struct SyncOutcome: Sendable {
     /// Requests that were retries.
     public var retries = 0
 
-    /// The one-line JSON summary on stdout.
-    public var summaryLine: String {
-        JSONText.render(
-            JSONText.object([
-                ("command", .string("sync")), ("exitCode", .integer(0)), ("from", .string(from)), ("to", .string(to)),
-                ("directory", .string(directory)), ("daysWritten", .integer(Int64(daysWritten))),
-                ("daysSkipped", .integer(Int64(daysSkipped))), ("notifications", .integer(Int64(notifications))),
-                ("requests", .integer(Int64(requests))), ("retries", .integer(Int64(retries))),
-            ]))
+    /// The summary on stdout.
+    public var summary: JSONValue {
+        JSONText.object([
+            ("command", .string("sync")), ("exitCode", .integer(0)), ("from", .string(from)), ("to", .string(to)),
+            ("directory", .string(directory)), ("daysWritten", .integer(Int64(daysWritten))),
+            ("daysSkipped", .integer(Int64(daysSkipped))), ("notifications", .integer(Int64(notifications))),
+            ("requests", .integer(Int64(requests))), ("retries", .integer(Int64(retries))),
+        ])
     }
 
     /// Counts this run in swift-metrics (`--metrics-file`).

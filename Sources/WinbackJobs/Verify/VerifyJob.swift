@@ -7,13 +7,13 @@ import WinbackIngest
 /// line on stdout, then the one-line JSON summary; human-readable counts on stderr.
 public enum VerifyJob {
     /// What the command prints and exits with.
-    public struct Outcome: Sendable {
+    public struct Outcome: Sendable, CommandSummary {
         /// The ingest's counts, inputs and deduplicated store.
         public var result: IngestResult
         /// 0, or 65 when the reject rate exceeded `report.maxRejectRate`.
         public var exitCode: Int32
-        /// The JSON summary line for stdout.
-        public var summaryLine: String
+        /// The summary for stdout.
+        public var summary: JSONValue
         /// The human-readable counts for stderr.
         public var report: String
     }
@@ -45,7 +45,7 @@ public enum VerifyJob {
         ])
         return Outcome(
             result: result, exitCode: isOverThreshold ? ExitStatus.dataError : ExitStatus.success,
-            summaryLine: JSONText.render(summary),
+            summary: summary,
             report: humanReport(result, maxRejectRate: loaded.config.report.maxRejectRate))
     }
 
