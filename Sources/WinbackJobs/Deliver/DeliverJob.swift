@@ -29,12 +29,14 @@ public enum DeliverJob {
         let segmentKey = try settings.segment.map { (segment) throws(JobError) in
             try SinkSecret.read(
                 loaded, file: segment.writeKeyFile, variable: "WINBACK_SEGMENT_WRITE_KEY_FILE", environment: environment,
-                key: "delivery.segment.writeKeyFile", warn: log)
+                key: "delivery.segment.writeKeyFile", warn: log
+            ).bytes
         }
         let brazeKey = try settings.braze.map { (braze) throws(JobError) in
             try SinkSecret.read(
                 loaded, file: braze.apiKeyFile, variable: "WINBACK_BRAZE_API_KEY_FILE", environment: environment,
-                key: "delivery.braze.apiKeyFile", warn: log)
+                key: "delivery.braze.apiKeyFile", warn: log
+            ).bytes
         }
         let calendar = try JobDay.calendar(config: loaded.config, asOf: options.asOf, now: options.now())
         let asOf = calendar.asOfLabel
@@ -90,11 +92,9 @@ public enum DeliverJob {
     static func webhookSecret(
         _ loaded: LoadedConfig, settings: WebhookSettings, environment: [String: String], warn: (String) -> Void
     ) throws(JobError) -> [UInt8] {
-        let secret = try SinkSecret.read(
+        let (path, secret) = try SinkSecret.read(
             loaded, file: settings.secretFile, variable: "WINBACK_WEBHOOK_SECRET_FILE", environment: environment,
             key: "delivery.webhook.secretFile", warn: warn)
-        let path =
-            SinkSecret.path(loaded, file: settings.secretFile, variable: "WINBACK_WEBHOOK_SECRET_FILE", environment: environment) ?? ""
         guard let key = StandardWebhooks.key(fromSecret: secret) else {
             throw .config(
                 file: loaded.path,

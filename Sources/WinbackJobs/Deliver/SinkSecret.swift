@@ -5,11 +5,11 @@ import WinbackCore
 /// environment variable names (`WINBACK_…_FILE`, for secrets mounted by systemd or Kubernetes), else from the file
 /// the config names (relative to the config). One trailing newline is not part of it. Never printed.
 enum SinkSecret {
-    /// The secret's bytes. No file named: 64 naming `key`; unreadable: 74; empty: 64. A file readable by group or
-    /// others is a warning.
+    /// The secret's file and bytes. No file named: 64 naming `key`; unreadable: 74; empty: 64. A file readable by
+    /// group or others is a warning.
     static func read(
         _ loaded: LoadedConfig, file: String?, variable: String, environment: [String: String], key: String, warn: (String) -> Void
-    ) throws(JobError) -> [UInt8] {
+    ) throws(JobError) -> (path: String, bytes: [UInt8]) {
         guard let path = path(loaded, file: file, variable: variable, environment: environment) else {
             throw .config(file: loaded.path, ConfigError(key: key, message: "expected the secret's file (or \(variable)), found none"))
         }
@@ -22,11 +22,11 @@ enum SinkSecret {
         if let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int, mode & 0o077 != 0 {
             warn("warning: secret \(path) (\(key)) is readable by group or others (mode \(String(mode, radix: 8))); chmod 600 it")
         }
-        return secret
+        return (path, secret)
     }
 
     /// The secret's path: the file `variable` names when set, else `file` relative to the config.
-    static func path(_ loaded: LoadedConfig, file: String?, variable: String, environment: [String: String]) -> String? {
+    private static func path(_ loaded: LoadedConfig, file: String?, variable: String, environment: [String: String]) -> String? {
         environment[variable].flatMap { $0.isEmpty ? nil : $0 } ?? file.map(loaded.resolve)
     }
 }
