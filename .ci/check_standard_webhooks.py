@@ -48,7 +48,9 @@ with tempfile.TemporaryDirectory() as temporary:
     text = (ROOT / "jobs/sample.json").read_text().replace("../sample-data", str(ROOT / "sample-data"))
     text = text.replace('"../state/ledger.sqlite"', '"state/ledger.sqlite"').replace('"../out"', '"out"')
     delivery = (
-        f'"delivery": {{ "webhook": {{ "url": "http://127.0.0.1:{server.server_address[1]}/hooks/winback", '
+        '"delivery": { "events": ["offers", "subscription.auto_renew_disabled", "subscription.billing_issue", '
+        '"subscription.expired", "subscription.refunded", "subscription.reactivated"], '
+        f'"webhook": {{ "url": "http://127.0.0.1:{server.server_address[1]}/hooks/winback", '
         f'"secretFile": "webhook.secret", "batchSize": 20 }} }},'
     )
     (directory / "config.json").write_text(text.replace('"ledger":', delivery + "\n  " + '"ledger":', 1))
@@ -65,9 +67,18 @@ with tempfile.TemporaryDirectory() as temporary:
     if deliver.returncode != 0:
         sys.exit(f"check_standard_webhooks: winback deliver exited {deliver.returncode}: {deliver.stderr[-300:]}")
     summary = json.loads(deliver.stdout.strip().splitlines()[-1])
-    offers = sum(len(payload["offers"]) for _, payload in verified)
-    if summary["batches"] != len(verified) or summary["offers"] != offers or not all(p["type"] == "offers.selected" for _, p in verified):
+    offers = sum(len(payload.get("offers", [])) for _, payload in verified)
+    events = sum(len(payload.get("events", [])) for _, payload in verified)
+    published = subprocess.run(["gzip", "-dc", str(directory / "out/dt=2026-11-19/lifecycle_events.ndjson.gz")], capture_output=True, text=True)
+    ids = [json.loads(line)["id"] for line in published.stdout.splitlines()]
+    sent = [event["id"] for _, payload in verified for event in payload.get("events", [])]
+    typed = all(
+        (p["type"] == "offers.selected") == ("offers" in p) and (p["type"].startswith("subscription.") == ("events" in p)) for _, p in verified
+    )
+    if summary["batches"] != len(verified) or summary["offers"] != offers or summary["events"] != events or not typed:
         sys.exit(f"check_standard_webhooks: the summary {summary} does not match the {len(verified)} verified batches")
+    if sorted(sent) != sorted(ids) or not ids:
+        sys.exit(f"check_standard_webhooks: events sent {sent} are not the day's lifecycle events {ids}")
     if SECRET in deliver.stdout + deliver.stderr:
         sys.exit("check_standard_webhooks: the secret appears in deliver's output")
-    print(f"check_standard_webhooks: {len(verified)} batches ({offers} offers) verified by standardwebhooks")
+    print(f"check_standard_webhooks: {len(verified)} batches ({offers} offers, {events} lifecycle events) verified by standardwebhooks")

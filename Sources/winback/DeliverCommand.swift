@@ -6,7 +6,8 @@ struct DeliverCommand: AsyncParsableCommand {
         commandName: "deliver",
         abstract: "Send a published day's offers to each sink of the config's delivery (webhook, Segment, Braze), each batch once.",
         discussion: """
-            Reads dt=<D>/offers.ndjson.gz. The webhook gets batches per campaign (delivery.webhook.batchSize, default 500) \
+            Reads dt=<D>/offers.ndjson.gz, and lifecycle_events.ndjson.gz for the event types delivery.events lists \
+            (each type in batches of its own). The webhook gets batches per campaign (delivery.webhook.batchSize, default 500) \
             with an Idempotency-Key, an HMAC-SHA256 Winback-Signature and the Standard Webhooks headers; Segment gets Track \
             calls (at most 500 KB a request); Braze gets /users/track events (75 a request; offers without an \
             appAccountToken skipped). The ledger records each batch a sink acknowledged, so running it again sends each \

@@ -162,7 +162,7 @@ import WinbackTestSupport
         }
         let (batches, tooLarge) = SegmentBatch.batches(offers, asOf: "2026-11-19", maximumRequestBytes: 1_000)
         #expect(tooLarge == ["c/2026-11-19/a7"])
-        #expect(batches.map(\.offers.count).reduce(0, +) == 9 && batches.count > 2)
+        #expect(batches.map(\.messages.count).reduce(0, +) == 9 && batches.count > 2)
         #expect(batches.allSatisfy { $0.body(offers, asOf: "2026-11-19").count <= 1_000 })
         #expect(batches.map(\.number) == Array(0..<batches.count))
         let (braze, skipped) = BrazeBatch.batches(offers, maximumEvents: 4)

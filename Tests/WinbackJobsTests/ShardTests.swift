@@ -221,11 +221,11 @@ import WinbackTestSupport
         try FileManager.default.copyItem(at: Self.partials.appendingPathComponent("a1"), to: old)
         let manifest = old.appendingPathComponent("partial.json")
         let text = try String(contentsOf: manifest, encoding: .utf8)
-        try #require(text.contains(#""version":2"#))
-        try text.replacingOccurrences(of: #""version":2"#, with: #""version":1"#).write(to: manifest, atomically: true, encoding: .utf8)
+        try #require(text.contains(#""version":3"#))
+        try text.replacingOccurrences(of: #""version":3"#, with: #""version":2"#).write(to: manifest, atomically: true, encoding: .utf8)
         let result = try Self.mergeWithShardZero(old, out: directory.appendingPathComponent("out"))
         #expect(result.exitCode == 64, "\(result.stderr)")
-        #expect(result.firstErrorLine.contains("version: expected 2, found 1"), "\(result.stderr)")
+        #expect(result.firstErrorLine.contains("version: expected 3, found 2"), "\(result.stderr)")
     }
 
     /// Partials that lie about what they hold (issue 44): shard 0's partial relabelled as shard 1, or shard 0's

@@ -136,6 +136,13 @@ public struct ReportSchema: Sendable {
             ("timestamp", .integer), ("signatureV1", .string), ("jwsV2", .string), ("jwsIntroEligibility", .string),
             ("issuedAt", .instant), ("expiresAt", .instant),
         ])
+    /// `lifecycle_events.ndjson.gz`: the day's lifecycle events (``LifecycleEvent``), what `winback deliver` sends.
+    public static let lifecycleEvents = ReportSchema(
+        name: "lifecycle_events.ndjson.gz",
+        columns: [
+            ("id", .string), ("type", .string), ("occurredAt", .instant), ("originalTransactionId", .string), ("accountKey", .string),
+            ("appAccountToken", .string), ("productId", .string), ("storefront", .string), ("reason", .string),
+        ])
     /// `summary.json.gz`: the run's counts (one JSON object).
     public static let summary = ReportSchema(name: "summary.json.gz", columns: [])
 }

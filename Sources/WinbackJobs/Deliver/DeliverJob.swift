@@ -2,9 +2,10 @@ import Foundation
 import WinbackCore
 import WinbackIO
 
-/// `winback deliver` (docs/deliveries.md): sends a published day's offer lines (`dt=<D>/offers.ndjson.gz`) to each
-/// sink of the config's `delivery` — the webhook (signed batches per campaign), Segment (Track calls), Braze
-/// (`/users/track` events) — each batch exactly once as far as the ledger knows: a batch a sink acknowledged (2xx)
+/// `winback deliver` (docs/deliveries.md): sends a published day's offer lines (`dt=<D>/offers.ndjson.gz`) and the
+/// lifecycle events `delivery.events` lists (`lifecycle_events.ndjson.gz`) to each sink of the config's `delivery` —
+/// the webhook (signed batches per campaign and per event type), Segment (Track calls), Braze (`/users/track`
+/// events) — each batch exactly once as far as the ledger knows: a batch a sink acknowledged (2xx)
 /// is recorded at once, and a later deliver of the day sends that sink only the rest. 429, 5xx, timeouts and
 /// dropped connections are retried (then 75; batches sent stay sent); a redirect or another 4xx is 76 naming the
 /// batch. A sink that fails never stops the others: every sink is tried, then the first failure is the exit code.
@@ -54,8 +55,11 @@ public enum DeliverJob {
             offers.append(offer)
         }
 
+        let events = try lifecycleEvents(day: day, kinds: settings.lifecycleKinds, offers: offers)
+
         let ledger = try OfferLedger(path: loaded.ledgerPath(override: nil), startedAt: JobDay.timestamp(options.now()))
-        let delivery = Delivery(options: options, ledger: ledger, asOf: asOf, offers: offers, log: log)
+        let delivery = Delivery(
+            options: options, ledger: ledger, asOf: asOf, offers: offers, sendsOffers: settings.sendsOffers, events: events, log: log)
         var outcome = DeliverOutcome(asOf: asOf)
         var failure: JobError?
         // Each sink on its own: one that fails is logged with what it reached, and the next still goes.
@@ -84,6 +88,31 @@ public enum DeliverJob {
         outcome.emitMetrics()
         if let failure { throw failure }
         return outcome
+    }
+
+    /// The day's lifecycle events of `kinds` (`dt=<D>/lifecycle_events.ndjson.gz`), by kind in that order, each with the
+    /// account's offer of the day (the first in file order) or `null`. Nothing is read when `kinds` is empty.
+    static func lifecycleEvents(day: String, kinds: [LifecycleEvent.Kind], offers: [DeliveredOffer]) throws(JobError) -> [(
+        kind: LifecycleEvent.Kind, events: [DeliveredEvent]
+    )] {
+        guard !kinds.isEmpty else { return [] }
+        let path = day + "/" + ReportSchema.lifecycleEvents.name
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw .io(
+                IOError(
+                    path: path, reason: "the day was published without lifecycle events (by an older winback): run winback run for it again"
+                ))
+        }
+        var offerOf: [String: String] = [:]
+        for offer in offers where offerOf[offer.accountKey] == nil { offerOf[offer.accountKey] = offer.line }
+        var byKind: [LifecycleEvent.Kind: [DeliveredEvent]] = [:]
+        try GzipLines.forEach(path) { line, number throws(JobError) in
+            guard let event = DeliveredEvent(line: String(decoding: line, as: UTF8.self), offer: { offerOf[$0] }) else {
+                throw .io(IOError(path: path, reason: "line \(number) is not a lifecycle event line (damaged?)"))
+            }
+            byKind[event.kind, default: []].append(event)
+        }
+        return kinds.map { ($0, byKind[$0] ?? []) }
     }
 
     /// The HMAC key: `WINBACK_WEBHOOK_SECRET_FILE`, else `delivery.webhook.secretFile` (relative to the

@@ -12,6 +12,8 @@ public struct DeliverOutcome: Sendable, CommandSummary {
     public var batches: Int { sinks.reduce(0) { $0 + $1.batches } }
     /// Offers in those batches, every sink.
     public var offers: Int { sinks.reduce(0) { $0 + $1.offers } }
+    /// Lifecycle events in those batches, every sink.
+    public var events: Int { sinks.reduce(0) { $0 + $1.events } }
     /// Requests that were retries, every sink.
     public var retries: Int { sinks.reduce(0) { $0 + $1.retries } }
     /// Batches an earlier deliver had sent, every sink.
@@ -24,7 +26,8 @@ public struct DeliverOutcome: Sendable, CommandSummary {
     public var summary: JSONValue {
         JSONText.object([
             ("command", .string("deliver")), ("exitCode", .integer(0)), ("asOf", .string(asOf)),
-            ("batches", .integer(Int64(batches))), ("offers", .integer(Int64(offers))), ("retries", .integer(Int64(retries))),
+            ("batches", .integer(Int64(batches))), ("offers", .integer(Int64(offers))),
+            ("events", .integer(Int64(events))), ("retries", .integer(Int64(retries))),
             ("alreadyDelivered", .integer(Int64(alreadyDelivered))),
             ("sinks", JSONText.object(sinks.map { ($0.sink, $0.json) })),
         ])

@@ -4,7 +4,7 @@ import WinbackCore
 /// webhook's batches carry it as written) and the fields Segment and Braze address it by. Only the line is kept
 /// whole (a day of a million offers holds its lines, not their parsed trees); the properties are parsed from it
 /// as a message is rendered.
-struct DeliveredOffer: Sendable {
+struct DeliveredOffer: SinkMessage {
     /// The line, a JSON object, without newline.
     var line: String
     /// `campaignId`.
@@ -30,11 +30,9 @@ struct DeliveredOffer: Sendable {
 
     /// The offer's stable id among every day's offers: `<campaignId>/<asOf>/<accountKey>` (one offer per campaign,
     /// account and day). Segment's `messageId`.
-    func key(asOf: String) -> String { "\(campaignId)/\(asOf)/\(accountKey)" }
-
-    /// The line's members whose value is not null (the event properties Segment and Braze receive).
-    var properties: JSONValue {
-        let members = (try? JSONParser.parse(Array(line.utf8)))?.objectMembers ?? []
-        return .object(members.filter { $0.value != .null })
-    }
+    func messageId(asOf: String) -> String { "\(campaignId)/\(asOf)/\(accountKey)" }
+    var segmentEvent: String { "Winback Offer Selected" }
+    var brazeEvent: String { "winback_offer_selected" }
+    var timestamp: String? { issuedAt }
+    var properties: JSONValue { Self.properties(ofLine: line) }
 }

@@ -1,65 +1,64 @@
 import WinbackCore
 
 /// One request to Segment's HTTP Tracking API (docs/deliveries.md): `{"batch": [Track calls]}`, at most 500 KB, each
-/// call at most 32 KB (Segment's documented limits). Each offer is a Track call `Winback Offer Selected` of the
-/// user whose `userId` is its `appAccountToken` (`anonymousId`: its account key when it has none), `messageId` its
-/// stable key, so Segment drops a repeat.
+/// call at most 32 KB (Segment's documented limits). Each message (an offer, `Winback Offer Selected`, or a
+/// lifecycle event, `Subscription Expired` …) is a Track call of the user whose `userId` is its `appAccountToken`
+/// (`anonymousId`: its account key when it has none), `messageId` its stable key, so Segment drops a repeat.
 struct SegmentBatch: Sendable {
     /// Segment's limit on one request's body, bytes.
     static let maximumRequestBytes = 500 * 1024
     /// Segment's limit on one message, bytes.
     static let maximumMessageBytes = 32 * 1024
-    /// The event name of an offer.
-    static let offerEvent = "Winback Offer Selected"
 
-    /// The batch's number among the day's, from 0.
+    /// The batch's number among the day's of its stream, from 0.
     var number: Int
-    /// The offers in it: indexes into the day's offers.
-    var offers: [Int]
+    /// The messages in it: indexes into the day's messages of the stream.
+    var messages: [Int]
 
     /// `{"batch":[…]}`, rendered when sent (a day's batches are not held rendered).
-    func body(_ all: [DeliveredOffer], asOf: String) -> [UInt8] {
-        Array(("{\"batch\":[" + offers.map { Self.message(all[$0], asOf: asOf) }.joined(separator: ",") + "]}").utf8)
+    func body(_ all: [some SinkMessage], asOf: String) -> [UInt8] {
+        Array(("{\"batch\":[" + messages.map { Self.message(all[$0], asOf: asOf) }.joined(separator: ",") + "]}").utf8)
     }
 
-    /// The Track call of `offer`.
-    static func message(_ offer: DeliveredOffer, asOf: String) -> String {
+    /// The Track call of `message`.
+    static func message(_ message: some SinkMessage, asOf: String) -> String {
         let user: (String, JSONValue) =
-            offer.appAccountToken.map { ("userId", .string($0)) } ?? ("anonymousId", .string(offer.accountKey))
+            message.appAccountToken.map { ("userId", .string($0)) } ?? ("anonymousId", .string(message.accountKey))
         var members: [(String, JSONValue)] = [
-            ("type", .string("track")), ("messageId", .string(offer.key(asOf: asOf))), user, ("event", .string(offerEvent)),
+            ("type", .string("track")), ("messageId", .string(message.messageId(asOf: asOf))), user,
+            ("event", .string(message.segmentEvent)),
         ]
-        if let issuedAt = offer.issuedAt { members.append(("timestamp", .string(issuedAt))) }
-        members.append(("properties", offer.properties))
+        if let timestamp = message.timestamp { members.append(("timestamp", .string(timestamp))) }
+        members.append(("properties", message.properties))
         return JSONText.render(JSONText.object(members))
     }
 
-    /// The day's offers cut into batches, in file order, each as large as the request limit allows; offers whose
-    /// call is over the message limit are left out and returned (their keys).
+    /// The day's messages cut into batches, in file order, each as large as the request limit allows; messages whose
+    /// call is over the message limit are left out and returned (their ids).
     static func batches(
-        _ offers: [DeliveredOffer], asOf: String, maximumRequestBytes: Int = maximumRequestBytes,
+        _ all: [some SinkMessage], asOf: String, maximumRequestBytes: Int = maximumRequestBytes,
         maximumMessageBytes: Int = maximumMessageBytes
     ) -> (batches: [SegmentBatch], tooLarge: [String]) {
         let empty = "{\"batch\":[]}".utf8.count
         var batches: [SegmentBatch] = []
         var tooLarge: [String] = []
-        var current = SegmentBatch(number: 0, offers: [])
+        var current = SegmentBatch(number: 0, messages: [])
         var bytes = empty
-        for (index, offer) in offers.enumerated() {
-            let size = message(offer, asOf: asOf).utf8.count
+        for (index, entry) in all.enumerated() {
+            let size = message(entry, asOf: asOf).utf8.count
             guard size <= maximumMessageBytes else {
-                tooLarge.append(offer.key(asOf: asOf))
+                tooLarge.append(entry.messageId(asOf: asOf))
                 continue
             }
-            if !current.offers.isEmpty, bytes + 1 + size > maximumRequestBytes {
+            if !current.messages.isEmpty, bytes + 1 + size > maximumRequestBytes {
                 batches.append(current)
-                current = SegmentBatch(number: batches.count, offers: [])
+                current = SegmentBatch(number: batches.count, messages: [])
                 bytes = empty
             }
-            bytes += size + (current.offers.isEmpty ? 0 : 1)
-            current.offers.append(index)
+            bytes += size + (current.messages.isEmpty ? 0 : 1)
+            current.messages.append(index)
         }
-        if !current.offers.isEmpty { batches.append(current) }
+        if !current.messages.isEmpty { batches.append(current) }
         return (batches, tooLarge)
     }
 }

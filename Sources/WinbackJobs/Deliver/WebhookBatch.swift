@@ -2,26 +2,54 @@ import Crypto
 import Foundation
 import WinbackCore
 
-/// One webhook request of `winback deliver` (docs/deliveries.md): up to `batchSize` offer lines of one campaign, in
-/// file order, numbered from 0 per campaign and day.
+/// One webhook request of `winback deliver` (docs/deliveries.md): up to `batchSize` lines of one stream — a
+/// campaign's offers or one type of lifecycle event — in file order, numbered from 0 per stream and day.
 struct WebhookBatch: Sendable {
+    /// What a batch carries.
+    enum Stream: Sendable, Equatable {
+        /// Offer lines of one campaign.
+        case offers(campaignId: String)
+        /// Lifecycle events of one type.
+        case events(LifecycleEvent.Kind)
+
+        /// Whether the batch carries lifecycle events.
+        var isEvents: Bool {
+            if case .events = self { return true }
+            return false
+        }
+    }
+
     var asOf: String
-    var campaignId: String
+    var stream: Stream
     var number: Int
-    /// The `offers.ndjson.gz` lines (JSON objects, without newline).
+    /// The lines (JSON objects, without newline): `offers.ndjson.gz` lines, or events with their `offer`.
     var lines: [String]
 
-    /// `{"type": "offers.selected", "asOf", "campaignId", "batch", "offers": [lines]}`, the lines as they are in the file.
+    /// Offers: `{"type": "offers.selected", "asOf", "campaignId", "batch", "offers": [lines]}`; events:
+    /// `{"type": "<event type>", "asOf", "batch", "events": [lines]}`; the lines as they are.
     var body: [UInt8] {
-        var text =
-            "{\"type\":\"offers.selected\",\"asOf\":" + JSONText.render(.string(asOf)) + ",\"campaignId\":"
-            + JSONText.render(.string(campaignId))
-        text += ",\"batch\":\(number),\"offers\":[" + lines.joined(separator: ",") + "]}"
+        var text: String
+        switch stream {
+        case .offers(let campaignId):
+            text =
+                "{\"type\":\"offers.selected\",\"asOf\":" + JSONText.render(.string(asOf)) + ",\"campaignId\":"
+                + JSONText.render(.string(campaignId)) + ",\"batch\":\(number),\"offers\":["
+        case .events(let kind):
+            text =
+                "{\"type\":" + JSONText.render(.string(kind.rawValue)) + ",\"asOf\":" + JSONText.render(.string(asOf))
+                + ",\"batch\":\(number),\"events\":["
+        }
+        text += lines.joined(separator: ",") + "]}"
         return Array(text.utf8)
     }
 
-    /// `Idempotency-Key`: `<campaignId>/<D>/<batch>`.
-    var idempotencyKey: String { "\(campaignId)/\(asOf)/\(number)" }
+    /// `Idempotency-Key`: `<campaignId>/<D>/<batch>` for offers, `<event type>/<D>/<batch>` for events.
+    var idempotencyKey: String {
+        switch stream {
+        case .offers(let campaignId): "\(campaignId)/\(asOf)/\(number)"
+        case .events(let kind): "\(kind.rawValue)/\(asOf)/\(number)"
+        }
+    }
 
     /// `Winback-Signature`: `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`.
     static func signature(body: [UInt8], secret: [UInt8], seconds: Int64) -> String {
@@ -50,11 +78,14 @@ struct WebhookBatch: Sendable {
             byCampaign[entry.campaignId, default: []].append(entry.line)
         }
         return order.flatMap { campaign -> [WebhookBatch] in
-            let all = byCampaign[campaign] ?? []
-            let size = batchSizes[campaign] ?? batchSize
-            return stride(from: 0, to: all.count, by: size).enumerated().map { number, start in
-                WebhookBatch(asOf: asOf, campaignId: campaign, number: number, lines: Array(all[start..<min(all.count, start + size)]))
-            }
+            cut(byCampaign[campaign] ?? [], stream: .offers(campaignId: campaign), asOf: asOf, size: batchSizes[campaign] ?? batchSize)
+        }
+    }
+
+    /// `lines` of one stream in batches of `size`, in order.
+    static func cut(_ lines: [String], stream: Stream, asOf: String, size: Int) -> [WebhookBatch] {
+        stride(from: 0, to: lines.count, by: size).enumerated().map { number, start in
+            WebhookBatch(asOf: asOf, stream: stream, number: number, lines: Array(lines[start..<min(lines.count, start + size)]))
         }
     }
 }

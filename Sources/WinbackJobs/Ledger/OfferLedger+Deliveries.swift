@@ -36,11 +36,18 @@ extension OfferLedger {
         }
     }
 
-    /// The batch numbers of day `asOf` that `sink` (`segment`, `braze`) has acknowledged.
-    public func acknowledgedBatches(sink: String, asOf: String) throws(JobError) -> Set<Int> {
+    /// The batches of day `asOf` that `sink` (`segment`, `braze`, `<sink>/<event type>`) has acknowledged: batch
+    /// number → the messages it held.
+    public func acknowledgedBatches(sink: String, asOf: String) throws(JobError) -> [Int: Int] {
         try wrap {
             try queue.read { db in
-                Set(try Int.fetchAll(db, sql: "SELECT batch FROM sink_batches WHERE sink = ? AND as_of = ?", arguments: [sink, asOf]))
+                var batches: [Int: Int] = [:]
+                for row in try Row.fetchAll(
+                    db, sql: "SELECT batch, messages FROM sink_batches WHERE sink = ? AND as_of = ?", arguments: [sink, asOf])
+                {
+                    batches[row["batch"]] = row["messages"]
+                }
+                return batches
             }
         }
     }

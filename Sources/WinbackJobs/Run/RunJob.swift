@@ -33,6 +33,9 @@ public enum RunJob {
     static func finish(_ ingested: consuming Ingested, _ context: RunContext) async throws -> Outcome {
         let model = buildModel(from: &ingested.result, context)
         let reports = try await writeReports(model, context, into: &ingested.outputs)
+        let events = LifecycleEventsFile.events(model.timelines, calendar: context.calendar)
+        ingested.outputs.append(
+            try LifecycleEventsFile.write(events.lazy.map { $0.line(id: LifecycleEventsFile.id($0)) }, directory: context.temporary))
         let selector = CampaignSelector(holdoutBucket: HoldoutHash.bucket)
         let asOf = context.calendar.asOf
         let campaigns = try runCampaigns(

@@ -53,6 +53,8 @@ public enum MergeJob {
                 return members
             }, into: &ingested.outputs, phase: phase)
 
+        // After the tables, as a run writes it (the manifest lists the files in the order written).
+        ingested.outputs.append(try mergeLifecycleEvents(set, context))
         let candidates = try readCandidates(set, campaigns: context.campaigns)
         let campaigns = try RunJob.runCampaigns(
             { candidates[$0.id] ?? [] }, context, isSigning: !ingested.isOverThreshold, into: &ingested.outputs)
@@ -147,6 +149,32 @@ public enum MergeJob {
             best = index
         }
         return best
+    }
+
+    /// `lifecycle_events.ndjson.gz`: every shard's events of the day, in file order (a day's events are few: they are
+    /// gathered, then sorted).
+    private static func mergeLifecycleEvents(_ set: PartialSet, _ context: RunContext) throws -> OutputStats {
+        var events: [(occurredAt: Int64, type: String, originalTransactionId: String, line: String)] = []
+        for partial in set.partials {
+            let reader = try partial.records(PartialManifest.eventsFile)
+            while let fields = try reader.next(fields: 4) {
+                let text = fields.map { String(decoding: $0, as: UTF8.self) }
+                guard let occurredAt = Int64(text[0]) else {
+                    throw JobError.io(
+                        IOError(
+                            path: partial.directory + "/" + PartialManifest.eventsFile,
+                            reason: "unusable partial file: an event without its instant"))
+                }
+                try checkOwner(text[2], of: partial, file: PartialManifest.eventsFile)
+                events.append((occurredAt, text[1], text[2], text[3]))
+            }
+        }
+        events.sort { lhs, rhs in
+            if lhs.occurredAt != rhs.occurredAt { return lhs.occurredAt < rhs.occurredAt }
+            if lhs.type != rhs.type { return lhs.type < rhs.type }
+            return CodePointOrder.less(lhs.originalTransactionId, rhs.originalTransactionId)
+        }
+        return try LifecycleEventsFile.write(events.lazy.map(\.line), directory: context.temporary)
     }
 
     /// A partial's ``ReportTallies`` and campaign-outcome members' tally.

@@ -71,6 +71,12 @@ public enum ShardJob {
         }
         files[PartialManifest.subscriptionsFile] = digest(try subscriptions.finish())
 
+        let events = try PartialRecordWriter(directory: partial, name: PartialManifest.eventsFile)
+        for event in LifecycleEventsFile.events(model.timelines, calendar: calendar) {
+            try events.append(LifecycleEventsFile.partialFields(event))
+        }
+        files[PartialManifest.eventsFile] = digest(try events.finish())
+
         let selector = CampaignSelector(holdoutBucket: HoldoutHash.bucket)
         let candidates = try PartialRecordWriter(directory: partial, name: PartialManifest.candidatesFile)
         for campaign in campaigns.sorted(by: { CodePointOrder.less($0.id, $1.id) }) {
