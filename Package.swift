@@ -46,15 +46,22 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
-        // Pure core: Apple models, JSON reading, records, rejects, config, dedup. No I/O, clock or randomness.
-        .target(name: "WinbackCore"),
+        // The pure modules (no I/O, clock or randomness), each one idea, each depending only on those above it:
+        // the App Store's wire models, JSON reading and instants;
+        .target(name: "WinbackAppStore"),
+        // the analytics: records as accepted, the subscription model, the reports and money;
+        .target(name: "WinbackAnalytics", dependencies: ["WinbackAppStore"]),
+        // what a developer configures and decides: config, campaigns, Retention Messaging, campaign outcomes;
+        .target(name: "WinbackCore", dependencies: ["WinbackAppStore", "WinbackAnalytics"]),
+        // report.html: its sections, charts and tables, drawn from the reports' values.
+        .target(name: "WinbackReportPage", dependencies: ["WinbackAppStore", "WinbackAnalytics", "WinbackCore"]),
         // base64url decoded 32 / 16 characters at a time with AVX2 / SSSE3 (JWS payloads and signatures).
         .target(name: "CBase64"),
         // JWS parsing and verification through the x5c chain; signing.
         .target(
             name: "WinbackCrypto",
             dependencies: [
-                "WinbackCore", "CBase64",
+                "WinbackAppStore", "WinbackAnalytics", "CBase64",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -66,7 +73,7 @@ let package = Package(
         .target(
             name: "WinbackIngest",
             dependencies: [
-                "WinbackCore", "WinbackCrypto", "WinbackIO",
+                "WinbackAppStore", "WinbackAnalytics", "WinbackCore", "WinbackCrypto", "WinbackIO",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -87,7 +94,7 @@ let package = Package(
         .target(
             name: "WinbackIO",
             dependencies: [
-                "WinbackCore", "CZlib", "CGzip", .product(name: "Crypto", package: "swift-crypto"),
+                "WinbackAppStore", "WinbackAnalytics", "CZlib", "CGzip", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -97,7 +104,8 @@ let package = Package(
         .target(
             name: "WinbackJobs",
             dependencies: [
-                "WinbackCore", "WinbackCrypto", "WinbackIngest", "WinbackIO", "WinbackParquet",
+                "WinbackAppStore", "WinbackAnalytics", "WinbackCore", "WinbackReportPage", "WinbackCrypto", "WinbackIngest", "WinbackIO",
+                "WinbackParquet",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -116,7 +124,7 @@ let package = Package(
         .target(
             name: "WinbackSampleData",
             dependencies: [
-                "WinbackCore", "WinbackCrypto", "WinbackIO", "WinbackJobs",
+                "WinbackAppStore", "WinbackAnalytics", "WinbackCore", "WinbackCrypto", "WinbackIO", "WinbackJobs",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -126,7 +134,8 @@ let package = Package(
         .target(
             name: "WinbackBench",
             dependencies: [
-                "WinbackCore", "WinbackCrypto", "WinbackIngest", "WinbackIO", "WinbackJobs", "WinbackSampleData",
+                "WinbackAppStore", "WinbackAnalytics", "WinbackCore", "WinbackCrypto", "WinbackIngest", "WinbackIO", "WinbackJobs",
+                "WinbackSampleData",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -135,7 +144,7 @@ let package = Package(
         .target(
             name: "WinbackServer",
             dependencies: [
-                "WinbackCore", "WinbackJobs", "WinbackIO",
+                "WinbackAppStore", "WinbackJobs", "WinbackIO",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -149,7 +158,8 @@ let package = Package(
         .executableTarget(
             name: "winback",
             dependencies: [
-                "WinbackJobs", "WinbackCore", "WinbackIO", "WinbackServer", "WinbackSampleData", "WinbackBench",
+                "WinbackJobs", "WinbackAppStore", "WinbackAnalytics", "WinbackIO", "WinbackServer", "WinbackSampleData",
+                "WinbackBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -159,28 +169,37 @@ let package = Package(
         .target(
             name: "WinbackTestSupport",
             dependencies: [
-                "WinbackCore", "WinbackCrypto", "WinbackIngest", "WinbackIO", "WinbackJobs", "WinbackSampleData",
+                "WinbackAppStore", "WinbackAnalytics", "WinbackCrypto", "WinbackIngest", "WinbackIO", "WinbackJobs",
+                "WinbackSampleData",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ],
             path: "Tests/WinbackTestSupport",
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "WinbackCoreTests", dependencies: ["WinbackCore", "WinbackCrypto", "WinbackTestSupport"]),
+        .testTarget(
+            name: "WinbackCoreTests",
+            dependencies: [
+                "WinbackAppStore", "WinbackAnalytics", "WinbackCore", "WinbackReportPage", "WinbackCrypto", "WinbackTestSupport",
+            ]
+        ),
         .testTarget(
             name: "WinbackCryptoTests",
             dependencies: [
-                "WinbackCrypto", "WinbackTestSupport",
+                "WinbackAppStore", "WinbackAnalytics", "WinbackCrypto", "WinbackTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "WinbackIngestTests", dependencies: ["WinbackCore", "WinbackCrypto", "WinbackIngest", "WinbackTestSupport"]),
+        .testTarget(
+            name: "WinbackIngestTests",
+            dependencies: ["WinbackAppStore", "WinbackAnalytics", "WinbackCore", "WinbackCrypto", "WinbackIngest", "WinbackTestSupport"]),
         .testTarget(name: "WinbackIOTests", dependencies: ["WinbackIO", "WinbackTestSupport"]),
         .testTarget(name: "WinbackParquetTests", dependencies: ["WinbackParquet", "WinbackIO"]),
         .testTarget(
             name: "WinbackJobsTests",
             dependencies: [
-                "WinbackJobs", "WinbackIngest", "WinbackIO", "WinbackSampleData", "WinbackServer", "WinbackTestSupport", "winback",
+                "WinbackJobs", "WinbackAppStore", "WinbackAnalytics", "WinbackCore", "WinbackReportPage", "WinbackIngest", "WinbackIO",
+                "WinbackSampleData", "WinbackServer", "WinbackTestSupport", "winback",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

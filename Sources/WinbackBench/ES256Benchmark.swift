@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import WinbackCore
+import WinbackAppStore
 import WinbackJobs
 import WinbackSampleData
 

@@ -1,5 +1,6 @@
 import Foundation
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackIO
 import WinbackJobs
 

@@ -1,5 +1,5 @@
 import Crypto
-import WinbackCore
+import WinbackAnalytics
 
 /// What is known about one distinct (`x5c[0]`, `x5c[1]`) pair, independent of any record's `signedDate`:
 /// whether the certificates decode, whether the path to a configured root validates, the validity window

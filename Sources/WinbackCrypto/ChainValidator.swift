@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import SwiftASN1
 import Synchronization
-import WinbackCore
+import WinbackAnalytics
 @_spi(DisableValidityCheck) import X509
 
 /// Validates x5c chains against the configured roots, once per distinct (`x5c[0]`, `x5c[1]`) pair.

@@ -1,4 +1,5 @@
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 
 /// What a JWS header says, parsed once per distinct header (an export repeats the same header — the
 /// same x5c chain — for millions of records).

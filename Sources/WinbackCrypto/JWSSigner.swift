@@ -1,5 +1,5 @@
 import Crypto
-import WinbackCore
+import WinbackAppStore
 
 /// Creates ES256 compact JWS: `base64url(header).base64url(payload).base64url(r‖s)`.
 ///

@@ -1,5 +1,6 @@
 import Crypto
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 
 /// A compact JWS opened by ``SignedPayloadVerifier/open(_:scratch:)``: three segments, the header (and its
 /// chain, evaluated once per distinct header), the payload's JSON bytes decoded from base64url, the

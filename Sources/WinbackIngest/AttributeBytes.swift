@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAnalytics
 
 /// A transaction's ``TransactionAttributes`` fields as UTF-8 bytes read in place from a payload (`nil`
 /// = absent) and its commitment period numbers, so ``PayloadCompactor`` can find the shared instance

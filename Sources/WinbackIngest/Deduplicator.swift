@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAnalytics
 
 /// Keeps the latest version of each transaction and renewal info (README: The model in brief), grouped by subscription.
 ///

@@ -1,4 +1,5 @@
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 
 /// Reads the records of a `.json` document as a stream (docs/inputs.md), in memory bounded by the largest
 /// record, whatever the document's size.

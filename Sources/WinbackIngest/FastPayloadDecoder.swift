@@ -1,4 +1,5 @@
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 
 /// Decodes the common case of a transaction or renewal-info payload straight from its bytes into the compact
 /// form the model keeps (``KeptPayload``), skipping the JSON tree, the full Apple model and its strings.

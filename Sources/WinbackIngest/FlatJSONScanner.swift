@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAppStore
 
 /// Reads the common shape of an App Store payload — one object whose members are plain strings, integers,
 /// booleans, `null`, arrays of plain strings or objects of such plain values (`commitmentInfo`), every key

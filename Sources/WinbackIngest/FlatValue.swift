@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAnalytics
 
 /// One member value of a flat JSON object as ``FlatJSONScanner`` found it: where its text is and, for a
 /// number or boolean, its value. Strings are ASCII without escapes, so their bytes are their characters.

@@ -1,5 +1,5 @@
 import Synchronization
-import WinbackCore
+import WinbackAnalytics
 
 /// Turns decoded payloads into the compact forms the ``Deduplicator`` stores, sharing one
 /// ``TransactionAttributes`` per distinct combination and one copy of each product id. Safe to call from

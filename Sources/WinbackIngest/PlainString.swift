@@ -1,5 +1,3 @@
-import WinbackCore
-
 /// Finds where a JSON string of plain characters ends, without decoding it: the scan under the fast
 /// paths (the JWS string of a signed line, every key and string of a flat payload).
 enum PlainString {

@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAnalytics
 
 /// The ``SubscriptionIdentity`` last made for each of a few hundred subscriptions (direct-mapped by a
 /// hash of `originalTransactionId`), so the next transaction of a subscription reuses it instead of

@@ -1,3 +1,5 @@
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackCore
 
 /// Finds the records in an NDJSON line or a JSON document and classifies each (docs/inputs.md).

@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAnalytics
 
 /// What became of one record.
 public enum RecordOutcome: Sendable {

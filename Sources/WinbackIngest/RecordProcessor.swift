@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAnalytics
 import WinbackCrypto
 
 /// Turns a found record into its outcome: verification for JWS, the trust setting for decoded payloads,

@@ -1,5 +1,3 @@
-import WinbackCore
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,6 @@
 import Crypto
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackCrypto
 
 #if canImport(Glibc)

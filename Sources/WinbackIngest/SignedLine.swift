@@ -1,3 +1,4 @@
+import WinbackAnalytics
 import WinbackCore
 
 /// The common NDJSON lines — one object with one signed member, `{"signedTransactionInfo":"<JWS>"}`, or a

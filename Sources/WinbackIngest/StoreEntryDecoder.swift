@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import WinbackCore
+import WinbackAnalytics
 
 /// Reads an entry written by ``StoreEntryEncoder`` back into the outcomes it holds, in their order.
 ///

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import WinbackCore
+import WinbackAnalytics
 
 /// Writes one input file's outcomes, in input order, in the verified store's entry format (docs/verified-store.md), so
 /// a later run can replay them without verifying the file again.

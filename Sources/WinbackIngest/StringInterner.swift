@@ -1,5 +1,3 @@
-import WinbackCore
-
 /// Shares one storage among equal strings (product ids, storefronts, offer identifiers), so a million
 /// transactions do not hold a million copies of `com.example.app.monthly`.
 public struct StringInterner: Sendable {

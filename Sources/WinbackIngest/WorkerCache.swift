@@ -1,5 +1,5 @@
 import Synchronization
-import WinbackCore
+import WinbackAnalytics
 import WinbackCrypto
 
 /// Everything one verifying worker keeps to itself: its verification scratch (header copies, signature and

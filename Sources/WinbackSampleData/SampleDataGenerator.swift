@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackCrypto
 import WinbackIO
 

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackIO
 import WinbackJobs
 

@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAppStore
 
 /// One synthetic subscription: its transactions (decoded payloads, in purchase order), later re-signed
 /// versions (refunds), its renewal info and the notifications it produced.

@@ -1,3 +1,4 @@
+import WinbackAppStore
 import WinbackCore
 import WinbackCrypto
 

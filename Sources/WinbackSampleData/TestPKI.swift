@@ -1,7 +1,8 @@
 import Crypto
 import Foundation
 import SwiftASN1
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackCrypto
 import X509
 

@@ -3,7 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
-import WinbackCore
+import WinbackAppStore
 import WinbackIO
 import WinbackJobs
 

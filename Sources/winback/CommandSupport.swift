@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import WinbackCore
+import WinbackAppStore
 import WinbackIO
 import WinbackJobs
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import WinbackCore
+import WinbackAnalytics
 import WinbackJobs
 
 struct RunCommand: AsyncParsableCommand {

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
+@testable import WinbackAnalytics
+@testable import WinbackAppStore
 @testable import WinbackCore
+@testable import WinbackReportPage
 
 /// docs/campaigns.md: the confidence sequence and the split check against values worked by hand (Python's math
 /// module on the documented formulas), the paper's tuning, the page's verdicts, and a seeded simulation of

@@ -1,5 +1,6 @@
 import Testing
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 
 @Suite struct AppleModelTests {
     static let app = AppIdentity(bundleId: "com.example.app", appAppleId: 1, environment: "Sandbox")

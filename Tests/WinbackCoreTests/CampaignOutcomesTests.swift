@@ -1,4 +1,6 @@
 import Testing
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackCore
 
 /// Newcombe's worked examples and the outcome rules of docs/campaigns.md on a hand-made cohort.

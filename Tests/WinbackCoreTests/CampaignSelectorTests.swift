@@ -1,4 +1,6 @@
 import Testing
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackCore
 import WinbackCrypto
 

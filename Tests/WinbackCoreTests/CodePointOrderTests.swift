@@ -1,5 +1,5 @@
 import Testing
-import WinbackCore
+import WinbackAnalytics
 
 @Suite struct CodePointOrderTests {
     /// (lhs, rhs, sign of the comparison): UTF-8 bytes, so code-point order, shorter first on a common prefix.

@@ -1,5 +1,5 @@
 import Testing
-import WinbackCore
+import WinbackAnalytics
 
 @Suite struct DataFreshnessTests {
     struct Case: Sendable, CustomTestStringConvertible {

@@ -1,5 +1,6 @@
 import Testing
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 
 /// Instants at the ends of Int64 and at 0 go through the model and every report without trapping: ingest
 /// rejects them (`invalid_field`), and a model built in code clamps them into the range ingest accepts.

@@ -1,5 +1,6 @@
 import Testing
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 
 /// A dozen subscriptions whose expected report rows were worked out by hand from the report definitions
 /// (UTC, as-of 2026-03-31, so `T` = 2026-04-01T00:00Z; grace period 16 days).

@@ -1,5 +1,5 @@
 import Testing
-import WinbackCore
+import WinbackAppStore
 
 @Suite struct JSONParserTests {
     @Test func integersStayExactAndFractionsAreDoubles() throws {

@@ -1,5 +1,6 @@
 import Testing
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 
 /// Lifecycle events (docs/deliveries.md: Lifecycle events), hand-checked: `D` = 2026-04-10 (UTC).
 /// Each subscription below has one event on `D` (or none, when it happened the day before or is Family Sharing).

@@ -1,5 +1,6 @@
 import Testing
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 
 /// The money tables (docs/money.md) of six subscriptions worked out by hand (UTC, as-of 2026-03-31, so `T` =
 /// 2026-04-01T00:00Z; commission 30 %, 15 % from 365 service days; DEU prices include 19 % tax).

@@ -1,4 +1,5 @@
 import Testing
+import WinbackAppStore
 import WinbackCore
 
 /// The pure rules of offer codes (docs/campaigns.md): reading a pool exported from App Store Connect, giving codes in

@@ -1,5 +1,6 @@
 import Testing
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 
 @Suite struct ReportCalendarTests {
     @Test func losAngelesDaysFollowDaylightSavingTime() throws {

@@ -1,7 +1,8 @@
 import Testing
 import WinbackTestSupport
 
-@testable import WinbackCore
+@testable import WinbackAnalytics
+@testable import WinbackReportPage
 
 @Suite struct ReportPageTests {
     /// A small run: two months, one product group, two offers, one cohort, one campaign.

@@ -1,5 +1,6 @@
 import Testing
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 
 /// The covering transaction over time (README: The model in brief) — `segments` and `covering(at:)` — checked against its
 /// definition by brute force: at an instant, among the transactions whose coverage contains it, the one

@@ -1,4 +1,5 @@
 import Testing
+import WinbackAppStore
 import WinbackCore
 
 /// The pure rules of `winback sync` (docs/sync.md): which days, how long to wait, how a page reads, the `api` block.

@@ -1,6 +1,5 @@
 import Crypto
 import Testing
-import WinbackCore
 import WinbackCrypto
 
 /// The App Store Server API's bearer token (docs/sync.md).

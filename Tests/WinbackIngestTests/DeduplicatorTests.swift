@@ -1,6 +1,7 @@
 import Testing
 
-@testable import WinbackCore
+@testable import WinbackAnalytics
+@testable import WinbackAppStore
 @testable import WinbackIngest
 
 @Suite struct DeduplicatorTests {

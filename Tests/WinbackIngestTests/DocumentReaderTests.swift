@@ -1,5 +1,5 @@
 import Testing
-import WinbackCore
+import WinbackAnalytics
 
 @testable import WinbackIngest
 

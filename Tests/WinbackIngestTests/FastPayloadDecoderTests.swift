@@ -1,5 +1,6 @@
 import Testing
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackIngest
 
 /// The fast decoder must agree with the general path (JSONParser → PayloadDecoder → PayloadCompactor)

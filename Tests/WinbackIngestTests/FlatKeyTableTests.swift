@@ -1,6 +1,6 @@
 import Testing
 
-@testable import WinbackCore
+@testable import WinbackAppStore
 @testable import WinbackIngest
 
 /// The key table against a plain search of its key list: every key, and every edit of one that a

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import WinbackCore
+@testable import WinbackAnalytics
 @testable import WinbackIngest
 
 @Suite struct RecordClassifierTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WinbackCore
+import WinbackAnalytics
 import WinbackCrypto
 import WinbackIngest
 import WinbackJobs

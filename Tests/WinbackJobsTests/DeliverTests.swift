@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import WinbackCore
+import WinbackAppStore
 import WinbackJobs
 import WinbackTestSupport
 

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import Synchronization
 import Testing
-import WinbackCore
+import WinbackAppStore
 import WinbackCrypto
 import WinbackIO
 import WinbackJobs

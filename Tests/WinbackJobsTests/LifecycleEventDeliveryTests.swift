@@ -1,7 +1,8 @@
 import Crypto
 import Foundation
 import Testing
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackIO
 import WinbackTestSupport
 

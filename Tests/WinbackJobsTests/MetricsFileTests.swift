@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WinbackCore
+import WinbackAppStore
 import WinbackTestSupport
 
 /// `--metrics-file`: the counts of the summary line in Prometheus text, written after every run, the last

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WinbackCore
+import WinbackAppStore
 import WinbackTestSupport
 
 /// The money settings as a user runs them: the rates file is read next to the config, a bad row stops the

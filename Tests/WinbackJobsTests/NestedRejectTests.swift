@@ -1,5 +1,6 @@
 import Testing
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackCrypto
 import WinbackIngest
 import WinbackSampleData

@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import Testing
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackCore
 import WinbackJobs
 import WinbackTestSupport

@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import Testing
-import WinbackCore
 import WinbackTestSupport
 
 @testable import WinbackJobs

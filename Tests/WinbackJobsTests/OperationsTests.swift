@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WinbackCore
+import WinbackAppStore
 import WinbackTestSupport
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WinbackCore
+import WinbackAnalytics
 import WinbackIO
 import WinbackTestSupport
 

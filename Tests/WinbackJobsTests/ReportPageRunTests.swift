@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import WinbackCore
+import WinbackAppStore
 import WinbackJobs
+import WinbackReportPage
 import WinbackTestSupport
 
 /// `report.html` of the sample run: every section, and the numbers of the CSV and summary files.

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackCore
 import WinbackJobs
 import WinbackTestSupport

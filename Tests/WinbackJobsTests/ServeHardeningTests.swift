@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import WinbackCore
 import WinbackJobs
 import WinbackServer
 import WinbackTestSupport

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackJobs
 import WinbackSampleData
 import WinbackServer

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import Testing
-import WinbackCore
+import WinbackAppStore
 import WinbackCrypto
 import WinbackJobs
 import WinbackServer

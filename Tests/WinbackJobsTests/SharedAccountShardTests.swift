@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WinbackCore
+import WinbackAnalytics
 import WinbackIngest
 import WinbackJobs
 import WinbackSampleData

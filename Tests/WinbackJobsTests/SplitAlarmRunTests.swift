@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Testing
-import WinbackCore
+import WinbackAppStore
 import WinbackJobs
 import WinbackTestSupport
 

@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import Testing
-import WinbackCore
 import WinbackIngest
 import WinbackTestSupport
 

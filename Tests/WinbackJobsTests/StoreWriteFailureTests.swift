@@ -1,7 +1,6 @@
 import Foundation
 import Synchronization
 import Testing
-import WinbackCore
 import WinbackIngest
 import WinbackTestSupport
 

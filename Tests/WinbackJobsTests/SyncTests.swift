@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Synchronization
 import Testing
+import WinbackAppStore
 import WinbackCore
 import WinbackCrypto
 import WinbackIO

@@ -1,5 +1,5 @@
 import Foundation
-import WinbackCore
+import WinbackAppStore
 
 /// Files bundled with the test-support target.
 public enum Fixtures {

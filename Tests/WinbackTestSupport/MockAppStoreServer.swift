@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import Synchronization
-import WinbackCore
+import WinbackAppStore
 import WinbackCrypto
 
 #if canImport(Glibc)

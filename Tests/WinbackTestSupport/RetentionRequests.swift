@@ -1,7 +1,8 @@
 import Crypto
 import Foundation
 import Synchronization
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackCrypto
 import WinbackIO
 import WinbackJobs

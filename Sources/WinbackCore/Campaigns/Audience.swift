@@ -1,3 +1,5 @@
+import WinbackAnalytics
+
 /// Who a campaign reaches (docs/campaigns.md).
 public enum Audience: String, CaseIterable, Sendable {
     /// Expired subscribers with an allowed lapse reason, within a window of days since the lapse.

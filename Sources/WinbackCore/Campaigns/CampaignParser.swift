@@ -1,3 +1,6 @@
+import WinbackAnalytics
+import WinbackAppStore
+
 /// Validates the `campaigns` of the config; every error names the campaign and the key (exit 64).
 public enum CampaignParser {
     /// Validates the config's `campaigns` objects; the first problem names the campaign and key (exit 64).

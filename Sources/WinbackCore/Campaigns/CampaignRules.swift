@@ -1,3 +1,5 @@
+import WinbackAnalytics
+
 /// A campaign's `rules` (docs/campaigns.md). Rules an audience does not use are allowed and ignored.
 public struct CampaignRules: Sendable, Equatable {
     /// win_back: minimum consecutive paid days (default 0).

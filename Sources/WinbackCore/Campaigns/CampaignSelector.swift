@@ -1,3 +1,6 @@
+import WinbackAnalytics
+import WinbackAppStore
+
 /// Picks the accounts a campaign reaches on day `D` (docs/campaigns.md). Pure: the holdout hash and the
 /// ledger's cooldown set are parameters.
 ///

@@ -1,3 +1,5 @@
+import WinbackAnalytics
+
 /// One account selected for a campaign on a day: a row of `eligible_accounts` plus what signing needs.
 public struct EligibleAccount: Sendable, Equatable {
     /// Variant of an account: `treatment` gets a signed offer, `holdout` is the control group.

@@ -1,3 +1,6 @@
+import WinbackAnalytics
+import WinbackAppStore
+
 /// A pool of one-time offer codes (docs/campaigns.md), as exported from App Store Connect: a CSV file whose header
 /// has a `code` column and optionally `expirationDate` (`YYYY-MM-DD`); other columns are ignored.
 public struct OfferCodePool: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import WinbackAnalytics
+
 /// `retention_decisions.csv.gz` (docs/retention-messaging.md): for each Retention Messaging campaign, every account its ledger
 /// selections name within its cooldown — as-of in `(D − max(cooldownDays, 1) days, D]` — and what
 /// `winback serve` answers for it. Holdout rows leave every column after `variant` empty.

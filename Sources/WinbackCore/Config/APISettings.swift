@@ -1,3 +1,5 @@
+import WinbackAppStore
+
 /// `api` in the config (docs/sync.md): the App Store Server API key `winback sync` authenticates with and the
 /// directory it writes notification files to.
 public struct APISettings: Sendable, Equatable {

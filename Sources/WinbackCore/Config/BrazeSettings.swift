@@ -1,3 +1,5 @@
+import WinbackAppStore
+
 /// The config's `delivery.braze` (docs/deliveries.md): Braze's `/users/track` REST endpoint, which `winback deliver`
 /// sends each offer to as a custom event of the user whose external id is the offer's `appAccountToken`.
 public struct BrazeSettings: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import WinbackAppStore
+
 /// The keys a campaign object, its `offer` and its `rules` may hold (docs/campaigns.md); anything else is an error.
 public enum CampaignKeys {
     /// The keys a campaign object may have.

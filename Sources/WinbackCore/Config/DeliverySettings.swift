@@ -1,3 +1,6 @@
+import WinbackAnalytics
+import WinbackAppStore
+
 /// The config's `delivery` block (docs/deliveries.md): where `winback deliver` sends the day's offers and lifecycle
 /// events (`events`) — a webhook, Segment, Braze, any of them (at least one). Each sink is delivered on its own: one failing never blocks another.
 public struct DeliverySettings: Sendable, Equatable {

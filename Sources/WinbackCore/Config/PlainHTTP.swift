@@ -1,3 +1,5 @@
+import WinbackAppStore
+
 /// The rule for `http://` URLs in the config: a peer on this machine (loopback: `localhost`, `127.0.0.0/8`,
 /// `[::1]`) may be spoken to in clear text; any other host only when the config opts in by a named key, since
 /// what travels there (a bearer token, offer codes, signatures) would be readable on the way.

@@ -1,3 +1,5 @@
+import WinbackAnalytics
+
 /// `report` in the config.
 public struct ReportSettings: Sendable, Equatable {
     /// IANA time zone for day and month boundaries (`UTC`, `America/Los_Angeles`).

@@ -1,3 +1,5 @@
+import WinbackAppStore
+
 /// The config's `retentionMessaging` block (docs/retention-messaging.md): what `winback serve` answers beyond the campaigns.
 public struct RetentionMessagingSettings: Sendable, Equatable {
     /// `retentionMessaging.defaultMessageIdentifier`: the UUID of an approved retention message, the answer

@@ -1,3 +1,5 @@
+import WinbackAppStore
+
 /// The config's `delivery.segment` (docs/deliveries.md): Segment's HTTP Tracking API batch endpoint (also spoken by
 /// RudderStack and Jitsu), which `winback deliver` sends each offer to as a Track call.
 public struct SegmentSettings: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import WinbackAppStore
+
 /// What every delivery sink's settings check alike: its URL and its request timeout.
 enum SinkURL {
     /// `url` when it is an `http://` or `https://` URL with a host and no space; else the error naming `key`.

@@ -1,3 +1,5 @@
+import WinbackAppStore
+
 /// The config's `delivery.webhook` (docs/deliveries.md): the URL `winback deliver` POSTs signed batches to.
 public struct WebhookSettings: Sendable, Equatable {
     /// `delivery.webhook.url`: an `http://` or `https://` URL that takes the POSTed batches.

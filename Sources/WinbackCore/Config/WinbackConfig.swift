@@ -1,4 +1,6 @@
 import Foundation
+import WinbackAnalytics
+import WinbackAppStore
 
 /// The run configuration (README: Configuration). Paths are as written, relative to the config file's directory.
 public struct WinbackConfig: Sendable, Equatable {

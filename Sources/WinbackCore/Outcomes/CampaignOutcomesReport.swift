@@ -1,3 +1,6 @@
+import WinbackAnalytics
+import WinbackAppStore
+
 /// `campaign_outcomes` (docs/campaigns.md): per campaign, selection day and window, how often the treated accounts
 /// came back (or renewed, or paid) against the holdout, with the lift's 95 % Newcombe interval.
 ///

@@ -1,3 +1,5 @@
+import WinbackAppStore
+
 /// What `winback serve` answers a verified request with (docs/retention-messaging.md): Apple's `RealtimeResponseBody`, HTTP 200.
 public enum RetentionAnswer: Sendable, Equatable {
     /// `{"promotionalOffer": {"messageIdentifier", "promotionalOfferSignatureV2"}}`: a V2 offer signed now.

@@ -1,3 +1,5 @@
+import WinbackAnalytics
+
 /// The decisions of one published day, by original transaction id (docs/retention-messaging.md): for each subscription, the row
 /// of the first campaign in config order. Built once per day and then only read, so it is shared by every
 /// request without a lock.

@@ -1,3 +1,5 @@
+import WinbackAnalytics
+
 /// Why `winback serve` refused a Retention Messaging request (docs/retention-messaging.md): HTTP 400 with `{"error": code}`, no
 /// offer, and a line in the request log.
 public struct RetentionRefusal: Error, Sendable, Equatable {

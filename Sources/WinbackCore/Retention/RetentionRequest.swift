@@ -1,3 +1,5 @@
+import WinbackAppStore
+
 /// A Retention Messaging request's decoded payload (Apple's `DecodedRealtimeRequestBody`, docs/retention-messaging.md): what the
 /// App Store asks when a subscriber opens the cancel sheet. Keys as Apple writes them.
 public struct RetentionRequest: Sendable, Equatable {

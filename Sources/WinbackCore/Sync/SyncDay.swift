@@ -1,3 +1,5 @@
+import WinbackAppStore
+
 /// One UTC day of App Store Server Notification history (docs/sync.md): `[start, end)` in epoch milliseconds,
 /// `end` exclusive, and the file `winback sync` writes it to.
 public struct SyncDay: Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,6 @@
+import WinbackAnalytics
+import WinbackAppStore
+
 /// Which days `winback sync` requests (docs/sync.md): `[from, to]`, by default the last 3 days through
 /// yesterday (UTC). Only complete days are synced (a day still running would be written as done), and none
 /// older than the App Store's 180 days of notification history.

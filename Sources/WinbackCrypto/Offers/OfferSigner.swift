@@ -1,5 +1,5 @@
 import Crypto
-import WinbackCore
+import WinbackAppStore
 
 /// Signs promotional offers byte-compatibly with Apple's App Store Server Library (README: Campaigns):
 /// the V1 signature (`SKPaymentDiscount` / StoreKit 2 `promotionalOffer(offerID:keyID:nonce:signature:timestamp:)`),

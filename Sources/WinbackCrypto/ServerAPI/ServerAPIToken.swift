@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAppStore
 
 /// The bearer token of the App Store Server API (docs/sync.md): an ES256 JWT signed with the In-App Purchase
 /// key, header `{"alg":"ES256","kid":…,"typ":"JWT"}`, claims `iss`, `iat`, `exp`, `aud`, `bid` with integer

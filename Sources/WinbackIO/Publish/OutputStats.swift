@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAnalytics
 
 /// A written output file: name, data rows (or lines), size and SHA-256, and its schema.
 public struct OutputStats: Sendable {

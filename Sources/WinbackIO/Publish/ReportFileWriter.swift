@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import WinbackCore
+import WinbackAnalytics
 
 /// Streams text lines into a gzip file through zlib, counting rows and hashing the compressed bytes.
 /// Memory holds one compressed chunk, never the whole file.

@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAnalytics
 
 /// Counts and deduplicates outcomes in input order: what every ingest does with its outcomes, whether they
 /// come from verifying the inputs or from the verified store.

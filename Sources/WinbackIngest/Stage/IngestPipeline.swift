@@ -1,5 +1,5 @@
 import Foundation
-import WinbackCore
+import WinbackAnalytics
 import WinbackIO
 
 /// Reads every input in order and verifies its records on all cores, handing outcomes to the consumer

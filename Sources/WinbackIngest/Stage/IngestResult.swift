@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAnalytics
 
 /// Everything the ingest stage produced: counts, the deduplicated payloads, per-input stats.
 public struct IngestResult: Sendable {

@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAnalytics
 import X509
 
 /// What the ingest needs of a config: whom to trust, whose records to accept, and how long a record may be.

@@ -1,5 +1,5 @@
 import Foundation
-import WinbackCore
+import WinbackAnalytics
 import WinbackCrypto
 import WinbackIO
 

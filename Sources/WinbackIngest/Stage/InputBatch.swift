@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAnalytics
 import WinbackIO
 
 /// A batch of one input's records, read in order and verified by one worker (``VerifiedBatch``).

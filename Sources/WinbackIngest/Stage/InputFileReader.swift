@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAnalytics
 import WinbackIO
 
 /// Reads one input file into batches of records, in order: NDJSON lines through ``LineReader``, `.json`

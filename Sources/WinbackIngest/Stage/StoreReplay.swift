@@ -1,5 +1,4 @@
 import Foundation
-import WinbackCore
 import WinbackIO
 
 /// An input file the verified store holds (docs/verified-store.md): its outcomes are replayed from the

@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAnalytics
 
 /// One ``InputBatch`` verified: its outcomes in input order and, in a sharded run, each outcome's index on
 /// its line (``RecordOrder``).

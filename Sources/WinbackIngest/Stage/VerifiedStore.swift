@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import SwiftASN1
 import Synchronization
-import WinbackCore
+import WinbackAnalytics
 import WinbackIO
 import X509
 

@@ -1,4 +1,5 @@
 import Foundation
+import WinbackAppStore
 import WinbackCore
 import WinbackCrypto
 

@@ -1,4 +1,5 @@
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackIO
 import WinbackIngest
 

@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAppStore
 
 /// One request to Braze's `/users/track` (docs/deliveries.md): `{"events": [...]}`, at most 75 events (Braze's
 /// documented limit). Each message is the custom event (`winback_offer_selected`, `subscription_expired`, …) of the

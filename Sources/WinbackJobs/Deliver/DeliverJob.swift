@@ -1,4 +1,6 @@
 import Foundation
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackCore
 import WinbackIO
 

@@ -1,5 +1,5 @@
 import Foundation
-import WinbackCore
+import WinbackAppStore
 
 /// The inputs of `winback deliver` (docs/deliveries.md), with the clock, waiting and jitter injected for tests.
 public struct DeliverOptions: Sendable {

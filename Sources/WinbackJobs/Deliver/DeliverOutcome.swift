@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAppStore
 
 /// What `winback deliver` did, for its summary line (docs/deliveries.md): this run's batches and offers over every
 /// sink, and per sink.

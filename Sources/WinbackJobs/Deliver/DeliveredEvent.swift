@@ -1,4 +1,5 @@
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 
 /// One line of a published day's `lifecycle_events.ndjson.gz` as `winback deliver` sends it (docs/deliveries.md:
 /// Lifecycle events): the line with `"offer"` added — the day's offer line for the account, or `null`.

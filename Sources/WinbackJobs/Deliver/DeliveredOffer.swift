@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAppStore
 
 /// One line of a published day's `offers.ndjson.gz` as the marketing sinks see it: the line itself (the
 /// webhook's batches carry it as written) and the fields Segment and Braze address it by. Only the line is kept

@@ -1,4 +1,6 @@
 import Foundation
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackCore
 
 /// One `winback deliver` of a day to each sink (docs/deliveries.md): the day's offers and lifecycle events, the ledger

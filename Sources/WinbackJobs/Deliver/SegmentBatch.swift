@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAppStore
 
 /// One request to Segment's HTTP Tracking API (docs/deliveries.md): `{"batch": [Track calls]}`, at most 500 KB, each
 /// call at most 32 KB (Segment's documented limits). Each message (an offer, `Winback Offer Selected`, or a

@@ -1,5 +1,5 @@
 import CoreMetrics
-import WinbackCore
+import WinbackAppStore
 
 /// What `winback deliver` did for one sink in this run (docs/deliveries.md).
 public struct SinkCounts: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAppStore
 
 /// One message Segment and Braze receive (docs/deliveries.md): an offer (``DeliveredOffer``) or a lifecycle event
 /// (``DeliveredEvent``), with what those APIs address it by.

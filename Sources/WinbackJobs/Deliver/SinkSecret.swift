@@ -1,5 +1,5 @@
 import Foundation
-import WinbackCore
+import WinbackAppStore
 
 /// A sink's secret (webhook secret, Segment write key, Braze API key; docs/deliveries.md): read from the file an
 /// environment variable names (`WINBACK_…_FILE`, for secrets mounted by systemd or Kubernetes), else from the file

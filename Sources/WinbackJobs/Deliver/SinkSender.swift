@@ -1,5 +1,6 @@
 import Foundation
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 
 /// POSTs one sink's batches (docs/deliveries.md): the webhook's, Segment's, Braze's. Each attempt's headers are
 /// made anew (signatures carry the attempt's time); 429 and 5xx (honouring `Retry-After`), timeouts and dropped

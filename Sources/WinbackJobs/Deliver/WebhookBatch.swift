@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 
 /// One webhook request of `winback deliver` (docs/deliveries.md): up to `batchSize` lines of one stream — a
 /// campaign's offers or one type of lifecycle event — in file order, numbered from 0 per stream and day.

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import WinbackCore
+import WinbackAppStore
 import WinbackIO
 
 /// Where `winback sync --history/--statuses` writes (docs/sync.md), under `<api.directory>`:

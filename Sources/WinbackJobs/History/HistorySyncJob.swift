@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WinbackAnalytics
 import WinbackCore
 import WinbackIO
 

@@ -1,5 +1,5 @@
 import CoreMetrics
-import WinbackCore
+import WinbackAppStore
 
 /// What `winback sync --history/--statuses` did, for its summary line (docs/sync.md).
 public struct HistorySyncOutcome: Sendable, CommandSummary {

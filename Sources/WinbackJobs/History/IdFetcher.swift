@@ -1,5 +1,6 @@
 import Foundation
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackIO
 
 /// Fetches one id's transaction history and/or statuses and makes them durable, then commits the id

@@ -1,5 +1,5 @@
 import Foundation
-import WinbackCore
+import WinbackAppStore
 import WinbackCrypto
 import WinbackIO
 

@@ -1,5 +1,6 @@
 import GRDB
-import WinbackCore
+import WinbackAppStore
+import WinbackReportPage
 
 /// One ledger row read column by column with checked types: GRDB's subscripts trap on a value of the
 /// wrong SQLite type, and a damaged ledger must end the run with 74 naming it, never a crash (issue 44).

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import WinbackCore
 import WinbackIO
 
 /// One-time offer codes: which the ledger has given, and the accounts a day left without one.

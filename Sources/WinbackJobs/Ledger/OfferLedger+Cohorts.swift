@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import WinbackCore
 import WinbackIO
+import WinbackReportPage
 
 /// Campaign-outcome cohorts: each account in the cohort of its first selection by a campaign.
 extension OfferLedger {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import WinbackCore
 import WinbackIO
+import WinbackReportPage
 
 /// Batches `winback deliver` had acknowledged, once each: the webhook's per campaign, Segment's and Braze's per
 /// sink and day.

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import WinbackCore
 import WinbackIO
 
 /// Runs: when each began and ended, and the day's selections written in the run's own transaction.

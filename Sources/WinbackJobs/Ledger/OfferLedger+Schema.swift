@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import WinbackCore
+import WinbackAnalytics
 import WinbackIO
+import WinbackReportPage
 
 /// The ledger's tables and their migrations, one per schema version (docs/campaigns.md).
 extension OfferLedger {

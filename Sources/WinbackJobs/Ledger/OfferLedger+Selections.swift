@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import WinbackCore
 import WinbackIO
+import WinbackReportPage
 
 /// Selected accounts: per campaign, account key and day, with the offer signed for them.
 extension OfferLedger {

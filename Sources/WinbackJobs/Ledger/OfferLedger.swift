@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import WinbackCore
 import WinbackIO
 
 /// The offer ledger (docs/campaigns.md): an SQLite database of runs and selected accounts, created on first use and

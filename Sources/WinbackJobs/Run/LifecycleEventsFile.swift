@@ -1,5 +1,5 @@
 import Crypto
-import WinbackCore
+import WinbackAnalytics
 import WinbackIO
 
 /// `lifecycle_events.ndjson.gz` (docs/deliveries.md: Lifecycle events): every ``LifecycleEvent`` of the model that

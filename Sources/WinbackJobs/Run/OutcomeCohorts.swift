@@ -1,4 +1,6 @@
 import Crypto
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackCore
 import WinbackIO
 

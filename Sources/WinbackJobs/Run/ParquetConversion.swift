@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import WinbackCore
+import WinbackAnalytics
 import WinbackIO
 import WinbackParquet
 

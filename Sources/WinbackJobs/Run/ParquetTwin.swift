@@ -1,5 +1,5 @@
 import Dispatch
-import WinbackCore
+import WinbackAnalytics
 import WinbackIO
 
 /// A table's `<table>.parquet` written from its CSV rows while the CSV is being written: the CSV writer hands

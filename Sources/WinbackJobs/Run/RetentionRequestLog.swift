@@ -1,5 +1,6 @@
 import Foundation
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 
 /// The request log `winback serve` keeps (docs/retention-messaging.md): `<ledger's directory>/retention-requests/<UTC date>.ndjson`
 /// (`<UTC date>.<instance>.ndjson` for a server started with `--instance`), one JSON line per response. The run

@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackCore
 import WinbackCrypto
 import WinbackIO

@@ -1,4 +1,5 @@
 import CoreMetrics
+import WinbackAnalytics
 import WinbackCore
 
 /// What `winback run` and `winback merge` count in swift-metrics for `--metrics-file` (docs/operations.md).

@@ -1,5 +1,5 @@
 import Foundation
-import WinbackCore
+import WinbackAnalytics
 
 /// The inputs of `winback run`, with the clock injected so tests and backfills are deterministic.
 public struct RunOptions: Sendable {

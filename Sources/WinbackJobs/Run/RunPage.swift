@@ -1,8 +1,10 @@
 import Crypto
 import Foundation
+import WinbackAnalytics
 import WinbackCore
 import WinbackIO
 import WinbackIngest
+import WinbackReportPage
 
 /// `report.html` of a run: the page content gathered from the run's results, and the file written next to
 /// the reports (plain HTML, not gzip, so a browser opens it directly).

@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAnalytics
 
 /// The aggregate report rows of a run, built once from the run's ``ReportTallies`` (one machine's, or the
 /// shards' added: docs/sharding.md) and shared by the CSV writers, the summary and the page (so every number

@@ -1,3 +1,5 @@
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackCore
 import WinbackIO
 import WinbackIngest

@@ -1,3 +1,4 @@
+import WinbackAnalytics
 import WinbackCore
 import WinbackIO
 

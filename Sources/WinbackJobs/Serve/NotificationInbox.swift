@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import WinbackCore
+import WinbackAppStore
 import WinbackCrypto
 import WinbackIO
 

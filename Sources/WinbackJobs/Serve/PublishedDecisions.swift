@@ -1,4 +1,5 @@
 import Foundation
+import WinbackAnalytics
 import WinbackCore
 import WinbackIO
 

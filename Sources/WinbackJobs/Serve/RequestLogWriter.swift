@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Synchronization
-import WinbackCore
 
 #if canImport(Glibc)
     import Glibc

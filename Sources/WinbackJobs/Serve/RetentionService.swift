@@ -1,5 +1,7 @@
 import Dispatch
 import Synchronization
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackCore
 import WinbackCrypto
 

@@ -1,5 +1,6 @@
 import Foundation
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackCrypto
 
 /// Prepares `winback serve` (docs/retention-messaging.md): reads the config, its roots and (when a Retention Messaging campaign

@@ -1,3 +1,5 @@
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackCore
 
 /// A campaign candidate in a partial's `candidates.wbr` (docs/sharding.md): the campaign id and the account

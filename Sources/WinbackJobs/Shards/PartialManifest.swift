@@ -1,4 +1,5 @@
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackIngest
 
 /// `partial.json`, the last file a shard writes into its partial directory (docs/sharding.md): which shard of

@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAnalytics
 import WinbackIO
 
 /// Writes one of a partial's record files (docs/sharding.md): gzip of records, each a fixed number of fields,

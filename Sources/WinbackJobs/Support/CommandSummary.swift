@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAppStore
 
 /// What a command ends with on stdout (README: Commands): one JSON object on one line, whatever the command. Every
 /// job's outcome says what its summary holds; rendering it is this protocol's, once.

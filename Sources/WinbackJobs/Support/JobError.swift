@@ -1,4 +1,4 @@
-import WinbackCore
+import WinbackAppStore
 import WinbackIO
 
 /// A fatal error of a job, with its sysexits code (README: Commands).

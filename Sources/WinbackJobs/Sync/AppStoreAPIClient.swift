@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
-import WinbackCore
+import WinbackAnalytics
+import WinbackAppStore
 import WinbackCrypto
 
 /// Requests to the App Store Server API with the policy every `winback sync` mode shares (docs/sync.md):

@@ -1,5 +1,5 @@
 import Foundation
-import WinbackCore
+import WinbackAppStore
 
 /// The inputs of `winback sync`, with the clock, waiting and jitter injected so tests are deterministic and quick.
 public struct SyncOptions: Sendable {

@@ -1,5 +1,5 @@
 import CoreMetrics
-import WinbackCore
+import WinbackAppStore
 
 /// What `winback sync` did, for its summary line.
 public struct SyncOutcome: Sendable, CommandSummary {
