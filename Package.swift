@@ -99,8 +99,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The jobs: run, merge, sync, deliver, verify, sign, serve's service; the offer ledger. Effects (files,
-        // clock, randomness) live here.
+        // The jobs: run, merge (shards), verify, sign, campaigns; the offer ledger; what every job shares
+        // (Support/). Effects (files, clock, randomness) live here and above.
         .target(
             name: "WinbackJobs",
             dependencies: [
@@ -112,11 +112,22 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // GRDB's own SQLite module (same package): the ledger binds a day's rows straight to its insert.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        // The jobs that speak HTTP to others: sync and history from the App Store Server API, deliver to the
+        // marketing tools; the HTTP transport (AsyncHTTPClient) and the one retry loop.
+        .target(
+            name: "WinbackRemote",
+            dependencies: [
+                "WinbackAppStore", "WinbackAnalytics", "WinbackCore", "WinbackCrypto", "WinbackIO", "WinbackJobs",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // Demo data: `winback sample-data`'s simulator and its TEST-ONLY PKI (tests sign their fixtures with it).
@@ -139,12 +150,13 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // `winback serve` on the wire: the HTTP server (SwiftNIO) around WinbackJobs' RetentionService, TLS, and
-        // its lifecycle (swift-service-lifecycle: signals, graceful shutdown). The nightly jobs do not link it.
+        // `winback serve`: its service (Service/: Retention Messaging answers, pushed notifications, /metrics) and the
+        // wire — the HTTP server (SwiftNIO), TLS, and its lifecycle (swift-service-lifecycle: signals, graceful shutdown). The nightly jobs do not link it.
         .target(
             name: "WinbackServer",
             dependencies: [
-                "WinbackAppStore", "WinbackJobs", "WinbackIO",
+                "WinbackAppStore", "WinbackAnalytics", "WinbackCore", "WinbackCrypto", "WinbackJobs", "WinbackIO",
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -158,7 +170,7 @@ let package = Package(
         .executableTarget(
             name: "winback",
             dependencies: [
-                "WinbackJobs", "WinbackAppStore", "WinbackAnalytics", "WinbackIO", "WinbackServer", "WinbackSampleData",
+                "WinbackJobs", "WinbackRemote", "WinbackAppStore", "WinbackAnalytics", "WinbackIO", "WinbackServer", "WinbackSampleData",
                 "WinbackBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -198,7 +210,8 @@ let package = Package(
         .testTarget(
             name: "WinbackJobsTests",
             dependencies: [
-                "WinbackJobs", "WinbackAppStore", "WinbackAnalytics", "WinbackCore", "WinbackReportPage", "WinbackIngest", "WinbackIO",
+                "WinbackJobs", "WinbackRemote", "WinbackAppStore", "WinbackAnalytics", "WinbackCore", "WinbackReportPage", "WinbackIngest",
+                "WinbackIO",
                 "WinbackSampleData", "WinbackServer", "WinbackTestSupport", "winback",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import WinbackAppStore
-import WinbackJobs
 import WinbackSampleData
 
 /// `winback bench --es256 N`: the ceiling of verification — N ES256 verifications of a 6.6 KB signing

@@ -1,6 +1,5 @@
 import NIOCore
 import NIOHTTP1
-import WinbackJobs
 
 /// One connection's HTTP/1.1 exchange: gathers a request's body (at most 64 KiB: a longer one is answered 413
 /// at once and the connection closed), asks the ``RetentionService``, writes its reply. NIO's pipelining

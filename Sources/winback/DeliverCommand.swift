@@ -1,5 +1,7 @@
 import ArgumentParser
 import WinbackJobs
+import WinbackRemote
+import WinbackServer
 
 struct DeliverCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import WinbackJobs
+import WinbackRemote
 import WinbackServer
 
 struct ServeCommand: AsyncParsableCommand {

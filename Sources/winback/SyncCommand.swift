@@ -1,5 +1,6 @@
 import ArgumentParser
 import WinbackJobs
+import WinbackRemote
 
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,7 +2,7 @@ import Testing
 import WinbackAnalytics
 import WinbackIO
 
-@testable import WinbackJobs
+@testable import WinbackServer
 
 /// The CSV reader under `winback serve`: what ``CSVFormat`` writes reads back
 /// field for field, across read-buffer boundaries.

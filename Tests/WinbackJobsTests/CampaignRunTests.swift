@@ -3,6 +3,7 @@ import GRDB
 import Testing
 import WinbackAppStore
 import WinbackJobs
+import WinbackServer
 import WinbackTestSupport
 
 /// Campaigns through `winback run`: the ledger, cooldown, re-runs, the reject threshold and crashes.

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import WinbackAppStore
 import WinbackJobs
+import WinbackRemote
 import WinbackTestSupport
 
 /// `winback deliver` (docs/deliveries.md) against ``MockWebhookReceiver`` on loopback: every offer line of the day

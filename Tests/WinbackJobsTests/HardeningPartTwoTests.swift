@@ -3,6 +3,7 @@ import GRDB
 import Testing
 import WinbackAppStore
 import WinbackJobs
+import WinbackRemote
 import WinbackSampleData
 import WinbackTestSupport
 

@@ -6,8 +6,6 @@ import WinbackCrypto
 import WinbackSampleData
 import WinbackTestSupport
 
-@testable import WinbackJobs
-
 #if canImport(Glibc)
     import Glibc
 #endif

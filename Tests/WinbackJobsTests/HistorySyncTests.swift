@@ -6,6 +6,7 @@ import WinbackAppStore
 import WinbackCrypto
 import WinbackIO
 import WinbackJobs
+import WinbackRemote
 import WinbackTestSupport
 
 /// `winback sync --history/--statuses` (docs/sync.md) against ``MockAppStoreServer`` on loopback: each id's history

@@ -4,6 +4,7 @@ import Testing
 import WinbackCore
 import WinbackIO
 import WinbackJobs
+import WinbackRemote
 import WinbackTestSupport
 
 /// Peers that misbehave on purpose (issue 51): a server with a new pagination token or revision on every page

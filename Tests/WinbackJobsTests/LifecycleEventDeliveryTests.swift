@@ -7,6 +7,7 @@ import WinbackIO
 import WinbackTestSupport
 
 @testable import WinbackJobs
+@testable import WinbackRemote
 
 /// Lifecycle events (docs/deliveries.md: Lifecycle events) from `winback run` to every sink of `winback deliver`: the
 /// published file's stable ids; each event once per sink in its own batches, in each tool's shape and limits, with the

@@ -5,6 +5,7 @@ import WinbackAppStore
 import WinbackTestSupport
 
 @testable import WinbackJobs
+@testable import WinbackRemote
 
 /// `winback deliver` to Segment and Braze (docs/deliveries.md) against loopback mocks of their APIs: auth, the
 /// documented shapes and limits, every offer once per sink, a failing sink never blocking another and resumed alone.

@@ -6,8 +6,6 @@ import WinbackIngest
 import WinbackSampleData
 import WinbackTestSupport
 
-@testable import WinbackJobs
-
 /// Records nested in a notification: a rejected one keeps the notification's whole input line as `record`
 /// (docs/inputs.md: "the original line text"), and the notification itself is kept as an event of the
 /// subscription its nested transaction belongs to (docs/notifications-and-commitments.md).

@@ -5,6 +5,7 @@ import WinbackAnalytics
 import WinbackAppStore
 import WinbackCore
 import WinbackJobs
+import WinbackServer
 import WinbackTestSupport
 
 /// Offer-code campaigns through `winback run` (docs/campaigns.md): codes given after the holdout split in account-key

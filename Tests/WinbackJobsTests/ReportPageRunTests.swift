@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import WinbackAppStore
-import WinbackJobs
 import WinbackReportPage
 import WinbackTestSupport
 

@@ -4,6 +4,7 @@ import WinbackAnalytics
 import WinbackAppStore
 import WinbackCore
 import WinbackJobs
+import WinbackServer
 import WinbackTestSupport
 
 /// The nightly half of Retention Messaging (docs/retention-messaging.md): campaigns with `channel: "retention_messaging"` are

@@ -3,6 +3,7 @@ import Testing
 import WinbackAppStore
 import WinbackJobs
 import WinbackSampleData
+import WinbackServer
 import WinbackTestSupport
 
 /// Whole runs over `sample-data/` compared with committed expected outputs (`Tests/Golden/`).

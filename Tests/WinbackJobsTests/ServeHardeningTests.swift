@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WinbackJobs
+import WinbackRemote
 import WinbackServer
 import WinbackTestSupport
 

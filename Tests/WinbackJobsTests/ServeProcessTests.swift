@@ -2,9 +2,7 @@ import Foundation
 import Testing
 import WinbackAnalytics
 import WinbackAppStore
-import WinbackJobs
 import WinbackSampleData
-import WinbackServer
 import WinbackTestSupport
 
 /// `winback serve` as operators run it: a nightly run's decisions served by the executable until SIGTERM, and

@@ -3,6 +3,8 @@ import Testing
 import WinbackAnalytics
 import WinbackAppStore
 import WinbackJobs
+import WinbackRemote
+import WinbackServer
 import WinbackTestSupport
 
 /// Shards and merge (docs/sharding.md): N shard runs and a merge publish the day one machine publishes, byte for

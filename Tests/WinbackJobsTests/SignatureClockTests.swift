@@ -5,8 +5,6 @@ import WinbackIngest
 import WinbackSampleData
 import WinbackTestSupport
 
-@testable import WinbackJobs
-
 /// The verifier's sampling clock (what `phase=ingest … signature_cpu_seconds=` reports): every check with
 /// a cached header is counted, one in `SignatureClock.interval` is timed, and a failed signature is still
 /// a check.

@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import Testing
 import WinbackAppStore
-import WinbackJobs
 import WinbackTestSupport
 
 /// A ledger whose holdout rows of one cohort were partly deleted (docs/campaigns.md): that cohort's split check

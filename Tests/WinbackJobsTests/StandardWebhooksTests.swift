@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import WinbackJobs
+@testable import WinbackRemote
 
 /// The Standard Webhooks signature against the specification's published example (the one its Python, JavaScript
 /// and Go libraries test), and how a secret file becomes the key.

@@ -7,6 +7,7 @@ import WinbackCore
 import WinbackCrypto
 import WinbackIO
 import WinbackJobs
+import WinbackRemote
 import WinbackTestSupport
 
 /// `winback sync` (docs/sync.md) against ``MockAppStoreServer`` on loopback: every day's notifications written

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WinbackAppStore
 import WinbackJobs
+import WinbackServer
 import WinbackTestSupport
 
 /// The verified store (docs/verified-store.md): a run reading unchanged files from it publishes exactly what a run

@@ -5,7 +5,6 @@ import WinbackAnalytics
 import WinbackAppStore
 import WinbackCrypto
 import WinbackIO
-import WinbackJobs
 import WinbackSampleData
 
 #if canImport(FoundationNetworking)

@@ -113,7 +113,7 @@ public struct LoadedConfig: Sendable {
     public func resolve(_ path: String) -> String { FileSystem.resolve(path, against: directory) }
 
     /// The ledger's path: `override` (relative to the current directory; tests) or the config's `ledger`.
-    func ledgerPath(override: String?) -> String {
+    package func ledgerPath(override: String?) -> String {
         override.map { FileSystem.resolve($0, against: FileManager.default.currentDirectoryPath) } ?? resolve(config.ledger)
     }
 

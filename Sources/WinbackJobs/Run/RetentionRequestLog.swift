@@ -5,14 +5,14 @@ import WinbackAppStore
 /// The request log `winback serve` keeps (docs/retention-messaging.md): `<ledger's directory>/retention-requests/<UTC date>.ndjson`
 /// (`<UTC date>.<instance>.ndjson` for a server started with `--instance`), one JSON line per response. The run
 /// reads a day's logs for `summary.json.gz`'s `retentionRequests`.
-enum RetentionRequestLog {
+package enum RetentionRequestLog {
     /// The directory of the day logs: `retention-requests/` beside the ledger at `ledgerPath`.
-    static func directory(ledgerPath: String) -> String {
+    package static func directory(ledgerPath: String) -> String {
         (ledgerPath as NSString).deletingLastPathComponent + "/retention-requests"
     }
 
     /// The day's log files: `<day>.ndjson` and every instance's `<day>.<instance>.ndjson`, in name order.
-    static func paths(ledgerPath: String, day: String) -> [String] {
+    package static func paths(ledgerPath: String, day: String) -> [String] {
         let directory = directory(ledgerPath: ledgerPath)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { $0 == day + ".ndjson" || ($0.hasPrefix(day + ".") && $0.hasSuffix(".ndjson")) }.sorted()
@@ -22,7 +22,7 @@ enum RetentionRequestLog {
     /// `retentionRequests`: the day's responses to `POST /retention` counted by `campaignId`, `variant` and `kind`
     /// (each possibly null), sorted by those keys (null first); an empty list without a log. Unreadable lines,
     /// and the lines of other routes (`route: "notifications"`), are skipped.
-    static func summary(ledgerPath: String, day: String) -> JSONValue {
+    package static func summary(ledgerPath: String, day: String) -> JSONValue {
         var counts: [[String?]: Int] = [:]
         for path in paths(ledgerPath: ledgerPath, day: day) {
             guard let data = FileManager.default.contents(atPath: path) else { continue }

@@ -9,9 +9,9 @@ import WinbackIO
 /// `WINBACK_API_KEY_FILE`); both may be the same key. An override is relative to the current directory, the
 /// config's path to the config. Refuses to start when the key is missing (64), unreadable (74) or not P-256
 /// (64); warns when the file is readable by group or others. The key's bytes never appear in any message.
-enum InAppPurchaseKeyLoader {
+package enum InAppPurchaseKeyLoader {
     /// The offer-signing key of `signing`.
-    static func signingKey(_ loaded: LoadedConfig, environment: [String: String], warn: (String) -> Void) throws(JobError)
+    package static func signingKey(_ loaded: LoadedConfig, environment: [String: String], warn: (String) -> Void) throws(JobError)
         -> InAppPurchaseKey
     {
         guard let settings = loaded.config.signing else {
@@ -29,7 +29,7 @@ enum InAppPurchaseKeyLoader {
     /// The App Store Server API key of `api` (the caller checked that the config has `api`). Without
     /// `api.privateKeyFile` or `WINBACK_API_KEY_FILE`, an `api.keyId` equal to `signing.keyId` names the
     /// signing key, read where the signing key is.
-    static func apiKey(_ loaded: LoadedConfig, settings: APISettings, environment: [String: String], warn: (String) -> Void)
+    package static func apiKey(_ loaded: LoadedConfig, settings: APISettings, environment: [String: String], warn: (String) -> Void)
         throws(JobError) -> InAppPurchaseKey
     {
         let override = environment["WINBACK_API_KEY_FILE"].flatMap { $0.isEmpty ? nil : $0 }

@@ -6,19 +6,19 @@ import WinbackIO
 
 /// What every job reads of the day and the clock, and how it warns: the as-of calendar, the instants the ledger
 /// records, a warning on stderr. Shared by run, merge, deliver, sign and serve.
-enum JobDay {
+package enum JobDay {
     /// `date` as the ISO 8601 instant the ledger and lock file record.
-    static func timestamp(_ date: Date) -> String {
+    package static func timestamp(_ date: Date) -> String {
         InstantFormat.iso8601(milliseconds: Int64(date.timeIntervalSince1970 * 1000))
     }
 
     /// A warning on stderr, unless `isQuiet`.
-    static func warn(_ message: String, isQuiet: Bool) {
+    package static func warn(_ message: String, isQuiet: Bool) {
         if !isQuiet { Diagnostics.logger.warning("\(message)") }
     }
 
     /// The report calendar for `--as-of`, or yesterday in the report time zone.
-    static func calendar(config: WinbackConfig, asOf: String?, now: Date) throws(JobError) -> ReportCalendar {
+    package static func calendar(config: WinbackConfig, asOf: String?, now: Date) throws(JobError) -> ReportCalendar {
         let date: (Int, Int, Int)
         if let asOf {
             guard let parsed = ReportCalendar.parseDate(asOf) else {

@@ -1,15 +1,15 @@
 import Synchronization
 
 /// A value shared by concurrent tasks behind a lock (a `Mutex` that closures can capture).
-final class Shared<Value: Sendable>: Sendable {
+package final class Shared<Value: Sendable>: Sendable {
     private let mutex: Mutex<Value>
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         mutex = Mutex(value)
     }
 
     /// Runs `body` with the value locked.
-    func withLock<Result>(_ body: (inout sending Value) throws -> sending Result) rethrows -> sending Result {
+    package func withLock<Result>(_ body: (inout sending Value) throws -> sending Result) rethrows -> sending Result {
         try mutex.withLock(body)
     }
 }

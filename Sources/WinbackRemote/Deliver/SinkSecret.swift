@@ -1,5 +1,6 @@
 import Foundation
 import WinbackAppStore
+import WinbackJobs
 
 /// A sink's secret (webhook secret, Segment write key, Braze API key; docs/deliveries.md): read from the file an
 /// environment variable names (`WINBACK_…_FILE`, for secrets mounted by systemd or Kubernetes), else from the file

@@ -3,6 +3,7 @@ import Synchronization
 import WinbackAnalytics
 import WinbackAppStore
 import WinbackCrypto
+import WinbackJobs
 
 /// Requests to the App Store Server API with the policy every `winback sync` mode shares (docs/sync.md):
 /// a bearer token renewed before it expires, a steady pace (``RequestPacer``), and up to

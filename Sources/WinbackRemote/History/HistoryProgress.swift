@@ -1,4 +1,5 @@
 import Foundation
+import WinbackJobs
 
 /// The progress of `winback sync --history/--statuses`: ids done of all, requests, the request rate and the
 /// time left. On a terminal one line rewritten after every id; otherwise (cron, CI) a line a minute.

@@ -1,5 +1,6 @@
 import CoreMetrics
 import WinbackAppStore
+import WinbackJobs
 
 /// What `winback sync --history/--statuses` did, for its summary line (docs/sync.md).
 public struct HistorySyncOutcome: Sendable, CommandSummary {

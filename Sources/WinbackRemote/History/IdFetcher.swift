@@ -2,6 +2,7 @@ import Foundation
 import WinbackAnalytics
 import WinbackAppStore
 import WinbackIO
+import WinbackJobs
 
 /// Fetches one id's transaction history and/or statuses and makes them durable, then commits the id
 /// (``HistorySyncJob``).

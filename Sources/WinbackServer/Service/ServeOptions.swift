@@ -1,4 +1,5 @@
 import Foundation
+import WinbackJobs
 
 /// The inputs of `winback serve` (docs/retention-messaging.md), with the clock and the nonces injectable for tests.
 public struct ServeOptions: Sendable {

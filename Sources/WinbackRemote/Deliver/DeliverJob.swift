@@ -3,6 +3,7 @@ import WinbackAnalytics
 import WinbackAppStore
 import WinbackCore
 import WinbackIO
+import WinbackJobs
 
 /// `winback deliver` (docs/deliveries.md): sends a published day's offer lines (`dt=<D>/offers.ndjson.gz`) and the
 /// lifecycle events `delivery.events` lists (`lifecycle_events.ndjson.gz`) to each sink of the config's `delivery` —

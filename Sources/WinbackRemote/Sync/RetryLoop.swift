@@ -1,5 +1,6 @@
 import Foundation
 import WinbackAppStore
+import WinbackJobs
 
 /// The one retry loop below every outgoing request (docs/sync.md, docs/deliveries.md): Apple's API (sync,
 /// history) and every delivery sink. Each caller sends one attempt and says what it came to; the loop waits

@@ -1,4 +1,5 @@
 import WinbackAppStore
+import WinbackJobs
 
 /// What `winback deliver` did, for its summary line (docs/deliveries.md): this run's batches and offers over every
 /// sink, and per sink.

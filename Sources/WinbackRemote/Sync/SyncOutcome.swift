@@ -1,5 +1,6 @@
 import CoreMetrics
 import WinbackAppStore
+import WinbackJobs
 
 /// What `winback sync` did, for its summary line.
 public struct SyncOutcome: Sendable, CommandSummary {

@@ -1,6 +1,7 @@
 import Foundation
 import WinbackAnalytics
 import WinbackAppStore
+import WinbackJobs
 
 /// POSTs one sink's batches (docs/deliveries.md): the webhook's, Segment's, Braze's. Each attempt's headers are
 /// made anew (signatures carry the attempt's time); 429 and 5xx (honouring `Retry-After`), timeouts and dropped

@@ -3,6 +3,7 @@ import Synchronization
 import WinbackAppStore
 import WinbackCrypto
 import WinbackIO
+import WinbackJobs
 
 #if canImport(Glibc)
     import Glibc

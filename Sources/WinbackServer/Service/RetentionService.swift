@@ -4,6 +4,7 @@ import WinbackAnalytics
 import WinbackAppStore
 import WinbackCore
 import WinbackCrypto
+import WinbackJobs
 
 /// What `winback serve` does with a request, whichever server library carries it (docs/retention-messaging.md): answers
 /// `POST /retention` from the newest published day's decisions, keeps the notifications Apple pushes to

@@ -2,6 +2,7 @@ import Foundation
 import WinbackAnalytics
 import WinbackAppStore
 import WinbackCrypto
+import WinbackJobs
 
 /// Prepares `winback serve` (docs/retention-messaging.md): reads the config, its roots and (when a Retention Messaging campaign
 /// offers a promotional offer) the signing key, and loads the newest published day's decisions. The server

@@ -1,4 +1,5 @@
 import WinbackIO
+import WinbackJobs
 
 /// Reads the lines of a gzip text file one at a time (the history parts and synced notifications).
 enum GzipLines {

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import WinbackJobs
 
 /// The HTTP client of every outgoing request (`winback sync`, `winback deliver`): AsyncHTTPClient on SwiftNIO,
 /// one client per command, shut down when the command ends (``withTransport(timeout:maximumBodyBytes:_:)``).

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import WinbackAppStore
 import WinbackIO
+import WinbackJobs
 
 /// Where `winback sync --history/--statuses` writes (docs/sync.md), under `<api.directory>`:
 /// `history/<id-shard>/<id>.ndjson.gz` (then `<id>.2.ndjson.gz`, `<id>.3.ndjson.gz`, … for what came later)

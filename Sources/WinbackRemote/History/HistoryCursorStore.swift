@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import WinbackIO
+import WinbackJobs
 
 /// `<api.directory>/history/cursors.sqlite` (docs/sync.md): each original transaction id's last transaction
 /// history `revision`, and which ids the current pass of `--history` or `--statuses` has finished.

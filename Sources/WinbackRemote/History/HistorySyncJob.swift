@@ -3,6 +3,7 @@ import Synchronization
 import WinbackAnalytics
 import WinbackCore
 import WinbackIO
+import WinbackJobs
 
 /// `winback sync --history` and `--statuses` (docs/sync.md): for each original transaction id, Get Transaction
 /// History v2 (every transaction, then only what changed since the kept `revision`) and Get All Subscription

@@ -2,6 +2,7 @@ import Foundation
 import WinbackAppStore
 import WinbackCore
 import WinbackIO
+import WinbackJobs
 
 /// What every `winback sync` mode does before and while it writes: read the `api` block, create and lock
 /// its directory, and write `{"<member>": "<JWS>"}` lines.

@@ -2,6 +2,7 @@ import Foundation
 import WinbackAppStore
 import WinbackCrypto
 import WinbackIO
+import WinbackJobs
 
 /// The original transaction ids `winback sync --history/--statuses` asks Apple about (docs/sync.md): from a file
 /// (`--ids`, one per line) and/or from the synced notifications (`--ids-from-notifications`), in that order,

@@ -2,6 +2,7 @@ import Foundation
 import WinbackAnalytics
 import WinbackAppStore
 import WinbackCore
+import WinbackJobs
 
 /// One `winback deliver` of a day to each sink (docs/deliveries.md): the day's offers and lifecycle events, the ledger
 /// that remembers what each sink acknowledged, and how to send. Each method delivers one sink, counting into

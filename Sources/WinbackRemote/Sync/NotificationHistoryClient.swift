@@ -2,6 +2,7 @@ import Foundation
 import WinbackAppStore
 import WinbackCore
 import WinbackCrypto
+import WinbackJobs
 
 /// Fetches a day of App Store Server Notification history (docs/sync.md): `POST
 /// /inApps/v1/notifications/history` with the day's `startDate`/`endDate`, following `paginationToken`

@@ -1,6 +1,7 @@
 import Foundation
 import WinbackCore
 import WinbackIO
+import WinbackJobs
 
 /// `winback sync` (docs/sync.md): downloads App Store Server Notifications from the App Store Server API's
 /// notification history, one UTC day at a time, into `<api.directory>/notifications/<YYYY-MM-DD>.ndjson.gz`
