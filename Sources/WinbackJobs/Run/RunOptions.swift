@@ -1,7 +1,7 @@
 import Foundation
 import WinbackAnalytics
 
-/// The inputs of `winback run`, with the clock injected so tests and backfills are deterministic.
+/// The inputs of `winback run`, with its ``Effects`` injected so tests and backfills are deterministic.
 public struct RunOptions: Sendable {
     /// The config file, as given on the command line.
     public var configPath: String
@@ -15,10 +15,18 @@ public struct RunOptions: Sendable {
     public var isVerbose: Bool = false
     /// Overrides the config's `ledger` (tests); relative to the current directory.
     public var ledgerOverride: String?
-    /// The wall clock: the default as-of, the lock's start time and each offer's timestamp.
-    public var now: @Sendable () -> Date
-    /// A fresh random (version 4) UUID per offer.
-    public var nonce: @Sendable () -> String
+    /// The clock, waiting, jitter and nonces (``Effects``).
+    public var effects: Effects
+    /// The wall clock (``Effects/now``).
+    public var now: @Sendable () -> Date {
+        get { effects.now }
+        set { effects.now = newValue }
+    }
+    /// A fresh nonce per offer (``Effects/nonce``).
+    public var nonce: @Sendable () -> String {
+        get { effects.nonce }
+        set { effects.nonce = newValue }
+    }
     /// Environment variables (`WINBACK_SIGNING_KEY_FILE`).
     public var environment: [String: String]
     /// Read unchanged input files from the verified store and write new ones to it (docs/verified-store.md); `--no-store` turns it off.
@@ -47,8 +55,7 @@ public struct RunOptions: Sendable {
         self.outputOverride = outputOverride
         self.ledgerOverride = ledgerOverride
         self.isQuiet = isQuiet
-        self.now = now
-        self.nonce = nonce
+        self.effects = Effects(now: now, nonce: nonce)
         self.environment = environment
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import WinbackAppStore
+import WinbackJobs
 
-/// The inputs of `winback deliver` (docs/deliveries.md), with the clock, waiting and jitter injected for tests.
+/// The inputs of `winback deliver` (docs/deliveries.md), with its ``Effects`` (clock, waiting, jitter) injected for tests.
 public struct DeliverOptions: Sendable {
     /// The config file (it must have `delivery`).
     public var configPath: String
@@ -13,12 +14,23 @@ public struct DeliverOptions: Sendable {
     public var isQuiet = false
     /// When requests are tried again.
     public var retryPolicy = RetryPolicy()
-    /// The wall clock: the signature's `t`, the ledger's acknowledgement time.
-    public var now: @Sendable () -> Date
-    /// Waits between attempts (tests record the delays instead).
-    public var sleep: @Sendable (Double) async -> Void
-    /// Uniform in `[0, 1)`, the backoff's jitter.
-    public var jitter: @Sendable () -> Double
+    /// The clock, waiting, jitter and nonces (``Effects``).
+    public var effects: Effects
+    /// The wall clock (``Effects/now``).
+    public var now: @Sendable () -> Date {
+        get { effects.now }
+        set { effects.now = newValue }
+    }
+    /// Waits between attempts (``Effects/sleep``).
+    public var sleep: @Sendable (Double) async -> Void {
+        get { effects.sleep }
+        set { effects.sleep = newValue }
+    }
+    /// The backoff's jitter (``Effects/jitter``).
+    public var jitter: @Sendable () -> Double {
+        get { effects.jitter }
+        set { effects.jitter = newValue }
+    }
     /// Environment variables (`WINBACK_WEBHOOK_SECRET_FILE`).
     public var environment: [String: String]
 
@@ -32,9 +44,7 @@ public struct DeliverOptions: Sendable {
     ) {
         self.configPath = configPath
         self.asOf = asOf
-        self.now = now
-        self.sleep = sleep
-        self.jitter = jitter
+        self.effects = Effects(now: now, sleep: sleep, jitter: jitter)
         self.environment = environment
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import WinbackAppStore
+import WinbackJobs
 
-/// The inputs of `winback sync`, with the clock, waiting and jitter injected so tests are deterministic and quick.
+/// The inputs of `winback sync`, with its ``Effects`` (clock, waiting, jitter) injected so tests are deterministic and quick.
 public struct SyncOptions: Sendable {
     /// The config file, as given on the command line (it must have `api`).
     public var configPath: String
@@ -32,12 +33,23 @@ public struct SyncOptions: Sendable {
     public var concurrency = HistorySyncJob.defaultConcurrency
     /// Called as the pace lets each request to Apple go (tests measure the pace with it).
     public var onRequest: (@Sendable () -> Void)?
-    /// The wall clock: the default days, the 180-day limit, each token's `iat`.
-    public var now: @Sendable () -> Date
-    /// Waits between attempts (tests record the delays instead).
-    public var sleep: @Sendable (Double) async -> Void
-    /// Uniform in `[0, 1)`, the backoff's jitter.
-    public var jitter: @Sendable () -> Double
+    /// The clock, waiting, jitter and nonces (``Effects``).
+    public var effects: Effects
+    /// The wall clock (``Effects/now``).
+    public var now: @Sendable () -> Date {
+        get { effects.now }
+        set { effects.now = newValue }
+    }
+    /// Waits between attempts (``Effects/sleep``).
+    public var sleep: @Sendable (Double) async -> Void {
+        get { effects.sleep }
+        set { effects.sleep = newValue }
+    }
+    /// The backoff's jitter (``Effects/jitter``).
+    public var jitter: @Sendable () -> Double {
+        get { effects.jitter }
+        set { effects.jitter = newValue }
+    }
     /// Environment variables (`WINBACK_API_KEY_FILE`).
     public var environment: [String: String]
 
@@ -52,9 +64,7 @@ public struct SyncOptions: Sendable {
         self.configPath = configPath
         self.from = from
         self.to = to
-        self.now = now
-        self.sleep = sleep
-        self.jitter = jitter
+        self.effects = Effects(now: now, sleep: sleep, jitter: jitter)
         self.environment = environment
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import WinbackJobs
 
-/// The inputs of `winback serve` (docs/retention-messaging.md), with the clock and the nonces injectable for tests.
+/// The inputs of `winback serve` (docs/retention-messaging.md), with its ``Effects`` (clock, nonces) injectable for tests.
 public struct ServeOptions: Sendable {
     /// The config file.
     public var configPath: String
@@ -19,25 +19,32 @@ public struct ServeOptions: Sendable {
     public var reloadIntervalSeconds = 2.0
     /// No progress lines on stderr.
     public var isQuiet = false
-    /// The wall clock, epoch milliseconds: freshness, replays, `iat`, the request log.
-    public var now: @Sendable () -> Int64
-    /// A fresh nonce for each signed offer.
-    public var nonce: @Sendable () -> String
+    /// The clock and nonces (``Effects``).
+    public var effects: Effects
+    /// The wall clock, epoch milliseconds (``Effects/nowMilliseconds``): freshness, replays, `iat`, the request log.
+    public var now: @Sendable () -> Int64 {
+        get { { [effects] in effects.nowMilliseconds } }
+        set { effects.now = { Date(timeIntervalSince1970: Double(newValue()) / 1000) } }
+    }
+    /// A fresh nonce for each signed offer (``Effects/nonce``).
+    public var nonce: @Sendable () -> String {
+        get { effects.nonce }
+        set { effects.nonce = newValue }
+    }
     /// Environment variables (`WINBACK_SIGNING_KEY_FILE`).
     public var environment: [String: String]
     /// `--instance`: this server's name in the files of pushed notifications (`<date>.<instance>.ndjson`), so
     /// replicas never share a file; `nil`: the host name.
     public var instance: String?
 
-    /// Options with the real clock and random nonces unless given.
+    /// Options with the real clock and random nonces unless given (`now` in epoch milliseconds).
     public init(
-        configPath: String, now: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) },
-        nonce: @escaping @Sendable () -> String = { RandomNonce.make() },
+        configPath: String, now: (@Sendable () -> Int64)? = nil, nonce: @escaping @Sendable () -> String = { RandomNonce.make() },
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         self.configPath = configPath
-        self.now = now
-        self.nonce = nonce
+        self.effects = Effects(nonce: nonce)
         self.environment = environment
+        if let now { self.now = now }
     }
 }
