@@ -100,8 +100,8 @@ public enum ModelBenchmark {
             ),
             (.churnMonthly, { writer in for row in reports.churnMonthlyRows { try writer.write(row: row) } }),
             (.churnDaily, { writer in for row in reports.churnDailyRows { try writer.write(row: row) } }),
-            (.expirationReasons, { writer in for row in reports.expirationReasons { try writer.write(row: row) } }),
-            (.offerUsage, { writer in for row in reports.offerUsage { try writer.write(row: row) } }),
+            (.expirationReasons, { writer in for row in reports.expirationReasons { try writer.write(row: row.cells) } }),
+            (.offerUsage, { writer in for row in reports.offerUsage { try writer.write(row: row.cells) } }),
             (.retentionCohorts, { writer in for row in reports.retentionCohorts { try writer.write(row: row) } }),
         ]
         for (schema, write) in tables {

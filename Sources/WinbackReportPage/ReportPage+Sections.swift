@@ -190,16 +190,15 @@ extension ReportPage {
     // MARK: Expiration reasons
 
     static func expirationSection(_ content: ReportPageContent) -> String {
-        let table = ReportTable(.expirationReasons, rows: content.expirationReasons)
+        let rows = content.expirationReasons
         var byProduct: [String: [String: Int]] = [:]
         var totals: [String: Int] = [:]
-        for row in table.rows {
-            let product = table.text(row, "product_id") ?? ""
-            let count = table.integer(row, "subscriptions")
-            byProduct[product, default: [:]][ChartPalette.reasonStack(table.text(row, "lapse_reason") ?? "unknown"), default: 0] += count
-            totals[product, default: 0] += count
+        for row in rows {
+            let product = row.productId ?? ""
+            byProduct[product, default: [:]][ChartPalette.reasonStack(row.lapseReason ?? "unknown"), default: 0] += row.subscriptions
+            totals[product, default: 0] += row.subscriptions
         }
-        guard !table.rows.isEmpty else { return paragraph("No subscription is expired at as-of.") }
+        guard !rows.isEmpty else { return paragraph("No subscription is expired at as-of.") }
         let ranked = totals.keys.sorted { (totals[$0] ?? 0, $1) > (totals[$1] ?? 0, $0) }
         var categories = Array(ranked.prefix(maximumRows))
         let rest = ranked.dropFirst(maximumRows)
@@ -220,20 +219,18 @@ extension ReportPage {
         html += ChartSeries.legend(series)
         html += HorizontalBarChart(categories: categories, series: series, xTitle: "Expired subscriptions", yTitle: "Product").rendered(
             label: "Expired subscriptions by product, stacked by expiration reason")
-        let shown = table.rows.prefix(maximumRows * 2)
+        let shown = rows.prefix(maximumRows * 2)
         html +=
             HTMLTable(
                 id: "expiration-table", headers: ["Product", "Lapse reason", "Expiration intent", "Subscriptions", "Share"],
-                rows: shown.map { row in
+                rows: shown.map { row -> [HTMLTable.Cell] in
                     [
-                        .label(table.text(row, "product_id") ?? "", column: "product_id"),
-                        .label(table.text(row, "lapse_reason") ?? "", column: "lapse_reason"),
-                        .label(table.text(row, "expiration_intent") ?? "–", column: "expiration_intent"),
-                        .count(table.integer(row, "subscriptions"), column: "subscriptions"),
-                        .rate(table.text(row, "share"), column: "share"),
+                        .label(row.productId ?? "", column: "product_id"), .label(row.lapseReason ?? "", column: "lapse_reason"),
+                        .label(row.expirationIntent ?? "–", column: "expiration_intent"),
+                        .count(row.subscriptions, column: "subscriptions"), .rate(row.share, column: "share"),
                     ]
                 },
-                footnote: table.rows.count > shown.count ? "\(table.rows.count - shown.count) more rows in expiration_reasons.csv.gz." : nil
+                footnote: rows.count > shown.count ? "\(rows.count - shown.count) more rows in expiration_reasons.csv.gz." : nil
             ).rendered
         return html
     }
@@ -253,36 +250,29 @@ extension ReportPage {
     }
 
     static func offersSection(_ content: ReportPageContent) -> String {
-        let table = ReportTable(.offerUsage, rows: content.offerUsage)
-        guard !table.rows.isEmpty else { return paragraph("No transaction used an offer.") }
-        let ranked = table.rows.enumerated().sorted { a, b in
-            let (x, y) = (table.integer(a.element, "redemptions"), table.integer(b.element, "redemptions"))
-            return x != y ? x > y : a.offset < b.offset
+        let rows = content.offerUsage
+        guard !rows.isEmpty else { return paragraph("No transaction used an offer.") }
+        let ranked = rows.enumerated().sorted { a, b in
+            a.element.redemptions != b.element.redemptions ? a.element.redemptions > b.element.redemptions : a.offset < b.offset
         }.map(\.element)
         let shown = Array(ranked.prefix(maximumRows))
-        let label: ([String?]) -> String = { row in
-            [offerTypeName(table.text(row, "offer_type")), table.text(row, "offer_identifier"), table.text(row, "offer_period")].compactMap
-            { $0 }
-            .joined(separator: " · ")
+        let label = { (row: OfferUsageReport.Row) -> String in
+            [offerTypeName(row.offerType), row.offerIdentifier, row.offerPeriod].compactMap { $0 }.joined(separator: " · ")
         }
         let types = ["1", "2", "3", "4"]
         var series = types.enumerated().map { index, type in
             ChartSeries(
                 name: offerTypeName(type), color: ChartPalette.category(index),
-                values: shown.map { row in
-                    table.text(row, "offer_type") == type ? Double(table.integer(row, "redemptions")) : nil
-                })
+                values: shown.map { row in row.offerType == type ? Double(row.redemptions) : nil })
         }
         series.append(
             ChartSeries(
                 name: "other types", color: ChartPalette.category(7),
-                values: shown.map { row in
-                    types.contains(table.text(row, "offer_type") ?? "") ? nil : Double(table.integer(row, "redemptions"))
-                }))
+                values: shown.map { row in types.contains(row.offerType ?? "") ? nil : Double(row.redemptions) }))
         series = series.filter { $0.values.contains { $0 != nil } }
-        let redemptions = table.rows.reduce(0) { $0 + table.integer($1, "redemptions") }
-        let converted = table.rows.reduce(0) { $0 + table.integer($1, "converted") }
-        let completed = table.rows.reduce(0) { $0 + table.integer($1, "completed") }
+        let redemptions = rows.reduce(0) { $0 + $1.redemptions }
+        let converted = rows.reduce(0) { $0 + $1.converted }
+        let completed = rows.reduce(0) { $0 + $1.completed }
         var html = "<div class=\"callout\">"
         html += figure("Offer redemptions", display: ChartNumber.grouped(redemptions), column: "redemptions", value: String(redemptions))
         html += figure("Converted to paid", display: ChartNumber.grouped(converted), column: "converted", value: String(converted))
@@ -294,7 +284,7 @@ extension ReportPage {
         html += HorizontalBarChart(
             categories: shown.map(label), series: series, xTitle: "Redemptions (after each bar: conversion rate of completed offers)",
             yTitle: "Offer",
-            notes: shown.map { "conv. " + ChartNumber.percent(csv: table.text($0, "conversion_rate")) }
+            notes: shown.map { "conv. " + ChartNumber.percent(csv: $0.conversionRate) }
         ).rendered(label: "Offer redemptions per offer, sorted by redemptions")
         html +=
             HTMLTable(
@@ -303,18 +293,15 @@ extension ReportPage {
                     "Type", "Offer", "Period", "Discount", "Redemptions", "Active in offer", "Completed", "Converted", "Conversion rate",
                     "Refunded",
                 ],
-                rows: shown.map { row in
+                rows: shown.map { row -> [HTMLTable.Cell] in
                     [
-                        .label(offerTypeName(table.text(row, "offer_type")), column: "offer_type"),
-                        .label(table.text(row, "offer_identifier") ?? "–", column: "offer_identifier"),
-                        .label(table.text(row, "offer_period") ?? "–", column: "offer_period"),
-                        .label(table.text(row, "offer_discount_type") ?? "–", column: "offer_discount_type"),
-                        .count(table.integer(row, "redemptions"), column: "redemptions"),
-                        .count(table.integer(row, "active_in_offer"), column: "active_in_offer"),
-                        .count(table.integer(row, "completed"), column: "completed"),
-                        .count(table.integer(row, "converted"), column: "converted"),
-                        .rate(table.text(row, "conversion_rate"), column: "conversion_rate"),
-                        .count(table.integer(row, "refunded"), column: "refunded"),
+                        .label(offerTypeName(row.offerType), column: "offer_type"),
+                        .label(row.offerIdentifier ?? "–", column: "offer_identifier"),
+                        .label(row.offerPeriod ?? "–", column: "offer_period"),
+                        .label(row.offerDiscountType ?? "–", column: "offer_discount_type"),
+                        .count(row.redemptions, column: "redemptions"), .count(row.activeInOffer, column: "active_in_offer"),
+                        .count(row.completed, column: "completed"), .count(row.converted, column: "converted"),
+                        .rate(row.conversionRate, column: "conversion_rate"), .count(row.refunded, column: "refunded"),
                     ]
                 },
                 footnote: ranked.count > shown.count ? "\(ranked.count - shown.count) more offers in offer_usage.csv.gz." : nil
@@ -450,11 +437,10 @@ extension ReportPage {
     }
 
     /// Notifications of the last 90 days by type and subtype: the sums of `events_daily`'s rows.
-    static func eventsTable(_ rows: [[String?]]) -> String {
+    static func eventsTable(_ rows: [EventsDailyReport.Row]) -> String {
         var totals: [String: Int] = [:]
-        for row in rows where row.count == 4 {
-            let key = (row[1] ?? "") + (row[2].map { " / " + $0 } ?? "")
-            totals[key, default: 0] += Int(row[3] ?? "") ?? 0
+        for row in rows {
+            totals[row.notificationType + (row.subtype.map { " / " + $0 } ?? ""), default: 0] += row.notifications
         }
         guard !totals.isEmpty else { return paragraph("No notification in the last 90 days.") }
         let ordered = totals.sorted { $0.value != $1.value ? $0.value > $1.value : CodePointOrder.less($0.key, $1.key) }

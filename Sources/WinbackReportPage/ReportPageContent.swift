@@ -34,9 +34,9 @@ public struct ReportPageContent: Sendable {
     /// Rows of `churn_monthly.csv`, `expiration_reasons.csv`, `offer_usage.csv`, `retention_cohorts.csv`.
     public var churnMonthly: [[String?]]
     /// Rows of `expiration_reasons.csv`.
-    public var expirationReasons: [[String?]]
+    public var expirationReasons: [ExpirationReasonsReport.Row]
     /// Rows of `offer_usage.csv`.
-    public var offerUsage: [[String?]]
+    public var offerUsage: [OfferUsageReport.Row]
     /// Rows of `retention_cohorts.csv`.
     public var retentionCohorts: [[String?]]
     /// Campaigns in id order.
@@ -44,7 +44,7 @@ public struct ReportPageContent: Sendable {
     /// How recent the data is; a stale run's page opens with a banner naming both dates.
     public var freshness: DataFreshness?
     /// Rows of `events_daily.csv`.
-    public var eventsDaily: [[String?]] = []
+    public var eventsDaily: [EventsDailyReport.Row] = []
     /// The reporting currency; `nil` when money stays in each transaction's currency.
     public var currency: String?
     /// Rows of `revenue_monthly.csv`.
@@ -60,7 +60,8 @@ public struct ReportPageContent: Sendable {
     public init(
         asOf: String, timeZone: String, toolVersion: String, inputFiles: Int, inputBytes: Int, counts: IngestCounts, future: Int,
         otherProductTypes: Int, subscriptionsByStatus: [(status: String, count: Int)], familyShared: Int, offersSigned: Bool,
-        lastFullMonth: String, months: [String], churnMonthly: [[String?]], expirationReasons: [[String?]], offerUsage: [[String?]],
+        lastFullMonth: String, months: [String], churnMonthly: [[String?]], expirationReasons: [ExpirationReasonsReport.Row],
+        offerUsage: [OfferUsageReport.Row],
         retentionCohorts: [[String?]], campaigns: [CampaignCounts], freshness: DataFreshness? = nil
     ) {
         self.asOf = asOf

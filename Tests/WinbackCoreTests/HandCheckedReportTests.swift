@@ -66,6 +66,7 @@ import WinbackAppStore
     }
 
     static func csv(_ rows: [[String?]]) -> [String] { rows.map { CSVFormat.line($0).replacingOccurrences(of: "\n", with: "") } }
+    static func csv(_ rows: [some TableRow]) -> [String] { csv(rows.map(\.cells)) }
 
     @Test func statusesAtT() throws {
         let (model, _) = try Self.model()
@@ -237,8 +238,7 @@ import WinbackAppStore
             #expect(churned == split)
         }
         for row in OfferUsageReport.rows(model.timelines) {
-            let (redemptions, completed, converted) = (Int(row[4] ?? "") ?? 0, Int(row[6] ?? "") ?? 0, Int(row[7] ?? "") ?? 0)
-            #expect(converted <= completed && completed <= redemptions)
+            #expect(row.converted <= row.completed && row.completed <= row.redemptions)
         }
         for row in RetentionCohortsReport.rows(model.timelines, calendar: calendar) {
             let (size, eligible, retained) = (Int(row[4] ?? "") ?? 0, Int(row[5] ?? "") ?? 0, Int(row[6] ?? "") ?? 0)

@@ -7,7 +7,8 @@ import WinbackTestSupport
 @Suite struct ReportPageTests {
     /// A small run: two months, one product group, two offers, one cohort, one campaign.
     static func content(
-        offers: [[String?]]? = nil, products: Int = 1, groups: Int = 1, cohorts: Int = 1, productId: String = "com.example.monthly"
+        offers: [OfferUsageReport.Row]? = nil, products: Int = 1, groups: Int = 1, cohorts: Int = 1,
+        productId: String = "com.example.monthly"
     ) -> ReportPageContent {
         var counts = IngestCounts()
         counts.read = 110
@@ -30,11 +31,13 @@ import WinbackTestSupport
             churn.append(churnRow("2026-10", product, group, activeStart: 96, activeEnd: 90, churned: [2, 0, 1, 1, 0, 1, 1, 1, 1]))
             churn.append(churnRow("2026-11", product, group, activeStart: 90, activeEnd: 91, churned: [1, 0, 0, 0, 0, 0, 0, 0, 0]))
         }
-        var expiration: [[String?]] = []
+        var expiration: [ExpirationReasonsReport.Row] = []
         for index in 0..<products {
             let product = index == 0 ? productId : "product.\(index)"
-            expiration.append([product, "voluntary", "1", "6", "0.600000"])
-            expiration.append([product, "billing_error", "2", "4", "0.400000"])
+            expiration.append(
+                .init(productId: product, lapseReason: "voluntary", expirationIntent: "1", subscriptions: 6, productSubscriptions: 10))
+            expiration.append(
+                .init(productId: product, lapseReason: "billing_error", expirationIntent: "2", subscriptions: 4, productSubscriptions: 10))
         }
         let retention: [[String?]] = (0..<cohorts).flatMap { cohort -> [[String?]] in
             let month = "20\(20 + cohort / 12)-" + (cohort % 12 < 9 ? "0" : "") + String(cohort % 12 + 1)
@@ -49,8 +52,13 @@ import WinbackTestSupport
             familyShared: 3, offersSigned: true, lastFullMonth: "2026-10", months: ["2026-09", "2026-10", "2026-11"], churnMonthly: churn,
             expirationReasons: expiration,
             offerUsage: offers ?? [
-                ["1", nil, "FREE_TRIAL", "P1W", "40", "2", "38", "19", "0.500000", "1"],
-                ["2", "promo.1", "PAY_AS_YOU_GO", "P1M", "55", "5", "50", "40", "0.800000", "0"],
+                .init(
+                    offerType: "1", offerIdentifier: nil, offerDiscountType: "FREE_TRIAL", offerPeriod: "P1W", redemptions: 40,
+                    activeInOffer: 2,
+                    completed: 38, converted: 19, refunded: 1),
+                .init(
+                    offerType: "2", offerIdentifier: "promo.1", offerDiscountType: "PAY_AS_YOU_GO", offerPeriod: "P1M", redemptions: 55,
+                    activeInOffer: 5, completed: 50, converted: 40, refunded: 0),
             ],
             retentionCohorts: retention,
             campaigns: [.init(id: "winback-<voluntary>", eligible: 12, treatment: 10, holdout: 2, signed: 10)])
@@ -144,8 +152,11 @@ import WinbackTestSupport
     }
 
     @Test func largeRunsStayBounded() throws {
-        let offers: [[String?]] = (0..<500).map { index in
-            ["2", "promo.\(index)", "PAY_AS_YOU_GO", "P1M", String(index), "0", "0", "0", nil, "0"]
+        let offers = (0..<500).map { index in
+            OfferUsageReport.Row(
+                offerType: "2", offerIdentifier: "promo.\(index)", offerDiscountType: "PAY_AS_YOU_GO", offerPeriod: "P1M",
+                redemptions: index,
+                activeInOffer: 0, completed: 0, converted: 0, refunded: 0)
         }
         let html = ReportPage.render(Self.content(offers: offers, products: 300, groups: 40, cohorts: 60))
         #expect(html.utf8.count < 600_000, "page is \(html.utf8.count) bytes")

@@ -44,7 +44,7 @@ import WinbackIngest
             Set(events.map(\.key))
                 == Set(["a", "b", "c", "d", "e", "0f8e3a52-3f4e-4d2b-9f33-6f1d2e8b7c11"].map(NotificationEvent.Key.init)))
         #expect(
-            EventsDailyReport.rows(events, calendar: calendar).map { CSVFormat.line($0) } == [
+            EventsDailyReport.rows(events, calendar: calendar).map { CSVFormat.line($0.cells) } == [
                 "2026-11-17,TEST,,1\n", "2026-11-18,DID_CHANGE_RENEWAL_STATUS,AUTO_RENEW_DISABLED,2\n",
                 "2026-11-19,SUBSCRIBED,RESUBSCRIBE,1\n", "2026-11-19,TEST,,1\n",
             ])

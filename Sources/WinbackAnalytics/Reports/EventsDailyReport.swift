@@ -7,11 +7,34 @@
 /// one `SUBSCRIBED` / `RESUBSCRIBE` on 2026-11-19 give the rows `2026-11-18,DID_CHANGE_RENEWAL_STATUS,AUTO_RENEW_DISABLED,2`
 /// and `2026-11-19,SUBSCRIBED,RESUBSCRIBE,1`.
 public enum EventsDailyReport {
+    /// A row: notifications of one type and subtype on one day.
+    public struct Row: TableRow, Equatable {
+        /// `day`, `YYYY-MM-DD` in the report time zone.
+        public var day: String
+        /// `notification_type`.
+        public var notificationType: String
+        /// `subtype`, `nil` when absent.
+        public var subtype: String?
+        /// `notifications`.
+        public var notifications: Int
+
+        /// A row from its values.
+        public init(day: String, notificationType: String, subtype: String?, notifications: Int) {
+            self.day = day
+            self.notificationType = notificationType
+            self.subtype = subtype
+            self.notifications = notifications
+        }
+
+        /// The CSV cells, in the schema's column order.
+        public var cells: [String?] { [day, notificationType, subtype, String(notifications)] }
+    }
+
     /// The days a row may fall on: the 90 ending with the as-of date.
     public static let dayCount = 90
 
     /// The rows for `events` with `calendar`'s days.
-    public static func rows(_ events: [NotificationEvent], calendar: ReportCalendar) -> [[String?]] {
+    public static func rows(_ events: [NotificationEvent], calendar: ReportCalendar) -> [Row] {
         rows(tally(events, calendar: calendar))
     }
 
@@ -34,7 +57,7 @@ public enum EventsDailyReport {
     }
 
     /// The rows from a ``tally(_:calendar:)`` (or several, added).
-    public static func rows(_ tally: TallyTable) -> [[String?]] {
+    public static func rows(_ tally: TallyTable) -> [Row] {
         let keys = tally.counts.keys.sorted { lhs, rhs in
             if lhs[0] != rhs[0] { return (lhs[0] ?? "") < (rhs[0] ?? "") }
             if lhs[1] != rhs[1] { return CodePointOrder.less(lhs[1] ?? "", rhs[1] ?? "") }
@@ -42,7 +65,9 @@ public enum EventsDailyReport {
         }
         return keys.map { key in
             let subtype = key[2] ?? ""
-            return [key[0], key[1], subtype.isEmpty ? nil : subtype, String(tally.counts[key]?[0] ?? 0)]
+            return Row(
+                day: key[0] ?? "", notificationType: key[1] ?? "", subtype: subtype.isEmpty ? nil : subtype,
+                notifications: Int(tally.counts[key]?[0] ?? 0))
         }
     }
 }

@@ -2,8 +2,37 @@
 /// latest transaction's product, the final lapse reason and `R`'s raw `expirationIntent`; `share` is the
 /// count over all expired-or-revoked subscriptions of that product.
 public enum ExpirationReasonsReport {
+    /// A row: expired or revoked subscriptions of one product, lapse reason and expiration intent.
+    public struct Row: TableRow, Equatable {
+        /// `product_id`: the latest transaction's product.
+        public var productId: String?
+        /// `lapse_reason`: the final lapse's reason (``LapseReason`` raw value).
+        public var lapseReason: String?
+        /// `expiration_intent`: `R`'s raw `expirationIntent`.
+        public var expirationIntent: String?
+        /// `subscriptions`.
+        public var subscriptions: Int
+        /// Expired or revoked subscriptions of the product (`share`'s denominator).
+        public var productSubscriptions: Int
+
+        /// A row from its values.
+        public init(productId: String?, lapseReason: String?, expirationIntent: String?, subscriptions: Int, productSubscriptions: Int) {
+            self.productId = productId
+            self.lapseReason = lapseReason
+            self.expirationIntent = expirationIntent
+            self.subscriptions = subscriptions
+            self.productSubscriptions = productSubscriptions
+        }
+
+        /// `share`: ``subscriptions`` over ``productSubscriptions``, 6 decimals.
+        public var share: String? { RateFormat.format(subscriptions, productSubscriptions) }
+
+        /// The CSV cells, in the schema's column order.
+        public var cells: [String?] { [productId, lapseReason, expirationIntent, String(subscriptions), share] }
+    }
+
     /// The rows for `timelines`.
-    public static func rows(_ timelines: [SubscriptionTimeline]) -> [[String?]] { rows(tally(timelines)) }
+    public static func rows(_ timelines: [SubscriptionTimeline]) -> [Row] { rows(tally(timelines)) }
 
     /// The counts of `timelines`, keyed `[product, reason, intent]` (docs/sharding.md).
     public static func tally(_ timelines: [SubscriptionTimeline]) -> TallyTable {
@@ -16,7 +45,7 @@ public enum ExpirationReasonsReport {
     }
 
     /// The rows of `expiration_reasons.csv.gz` from a ``tally(_:)`` (or several, added), sorted by product then reason.
-    public static func rows(_ tally: TallyTable) -> [[String?]] {
+    public static func rows(_ tally: TallyTable) -> [Row] {
         var perProduct: [String: Int64] = [:]
         for (key, values) in tally.counts { perProduct[key[0] ?? "", default: 0] += values[0] }
         let sorted = tally.counts.keys.sorted { lhs, rhs in
@@ -25,8 +54,9 @@ public enum ExpirationReasonsReport {
             return TextOrder.less(lhs[2].flatMap { Int32($0) }, rhs[2].flatMap { Int32($0) })
         }
         return sorted.map { key in
-            let count = tally.counts[key]?[0] ?? 0
-            return [key[0], key[1], key[2], String(count), RateFormat.format(Int(count), Int(perProduct[key[0] ?? ""] ?? 0))]
+            Row(
+                productId: key[0], lapseReason: key[1], expirationIntent: key[2], subscriptions: Int(tally.counts[key]?[0] ?? 0),
+                productSubscriptions: Int(perProduct[key[0] ?? ""] ?? 0))
         }
     }
 }

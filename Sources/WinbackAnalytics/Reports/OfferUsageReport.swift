@@ -13,8 +13,57 @@ import WinbackAppStore
 /// Example: a 1-week free trial followed by two paid renewals is one episode (type 1, FREE_TRIAL, P1W),
 /// completed and converted; `offer_identifier` is empty for introductory offers.
 public enum OfferUsageReport {
+    /// A row: one offer's episodes.
+    public struct Row: TableRow, Equatable {
+        /// `offer_type`: Apple's raw `offerType`.
+        public var offerType: String?
+        /// `offer_identifier` (empty for introductory offers).
+        public var offerIdentifier: String?
+        /// `offer_discount_type`.
+        public var offerDiscountType: String?
+        /// `offer_period` (ISO 8601 duration).
+        public var offerPeriod: String?
+        /// `redemptions`: episodes.
+        public var redemptions: Int
+        /// `active_in_offer`.
+        public var activeInOffer: Int
+        /// `completed`.
+        public var completed: Int
+        /// `converted`.
+        public var converted: Int
+        /// `refunded`.
+        public var refunded: Int
+
+        /// A row from its values.
+        public init(
+            offerType: String?, offerIdentifier: String?, offerDiscountType: String?, offerPeriod: String?, redemptions: Int,
+            activeInOffer: Int, completed: Int, converted: Int, refunded: Int
+        ) {
+            self.offerType = offerType
+            self.offerIdentifier = offerIdentifier
+            self.offerDiscountType = offerDiscountType
+            self.offerPeriod = offerPeriod
+            self.redemptions = redemptions
+            self.activeInOffer = activeInOffer
+            self.completed = completed
+            self.converted = converted
+            self.refunded = refunded
+        }
+
+        /// `conversion_rate`: ``converted`` over ``completed``, 6 decimals.
+        public var conversionRate: String? { RateFormat.format(converted, completed) }
+
+        /// The CSV cells, in the schema's column order.
+        public var cells: [String?] {
+            [
+                offerType, offerIdentifier, offerDiscountType, offerPeriod, String(redemptions), String(activeInOffer), String(completed),
+                String(converted), conversionRate, String(refunded),
+            ]
+        }
+    }
+
     /// The rows for `timelines`.
-    public static func rows(_ timelines: [SubscriptionTimeline]) -> [[String?]] { rows(tally(timelines)) }
+    public static func rows(_ timelines: [SubscriptionTimeline]) -> [Row] { rows(tally(timelines)) }
 
     /// The counts of `timelines`, keyed `[offer type, identifier, discount type, period]`: `redemptions`,
     /// `active_in_offer`, `completed`, `converted`, `refunded` (docs/sharding.md).
@@ -62,7 +111,7 @@ public enum OfferUsageReport {
     }
 
     /// The rows of `offer_usage.csv.gz` from a ``tally(_:)`` (or several, added), sorted by offer.
-    public static func rows(_ tally: TallyTable) -> [[String?]] {
+    public static func rows(_ tally: TallyTable) -> [Row] {
         let keys = tally.counts.keys.sorted { lhs, rhs in
             if lhs[0] != rhs[0] { return TextOrder.less(lhs[0].flatMap { Int32($0) }, rhs[0].flatMap { Int32($0) }) }
             if lhs[1] != rhs[1] { return TextOrder.less(lhs[1], rhs[1]) }
@@ -71,10 +120,9 @@ public enum OfferUsageReport {
         }
         return keys.map { key in
             let counts = (tally.counts[key] ?? []).map(Int.init)
-            return [
-                key[0], key[1], key[2], key[3], String(counts[0]), String(counts[1]), String(counts[2]), String(counts[3]),
-                RateFormat.format(counts[3], counts[2]), String(counts[4]),
-            ]
+            return Row(
+                offerType: key[0], offerIdentifier: key[1], offerDiscountType: key[2], offerPeriod: key[3], redemptions: counts[0],
+                activeInOffer: counts[1], completed: counts[2], converted: counts[3], refunded: counts[4])
         }
     }
 }

@@ -144,24 +144,22 @@ public enum RunJob {
         var reports = reports
         reports.campaignOutcomes = try campaignOutcomes(context, measuring: measuring)
         for alarm in CampaignOutcomesReport.splitAlarms(reports.campaignOutcomes) { context.warn(alarm.warning) }
-        let tables: [(ReportSchema, [[String?]])] = [
-            (.churnMonthly, reports.churnMonthlyRows),
-            (.churnDaily, reports.churnDailyRows),
-            (.expirationReasons, reports.expirationReasons),
-            (.offerUsage, reports.offerUsage),
-            (.retentionCohorts, reports.retentionCohorts),
-            (.eventsDaily, reports.eventsDaily),
-            (.revenueMonthly, reports.money.revenueMonthly.rows()),
-            (.revenueDaily, reports.money.revenueDaily.rows()),
-            (.mrrMonthly, reports.money.mrr.rows()),
-            (.ltvCohorts, reports.money.ltv.rows()),
-            (.campaignOutcomes, reports.campaignOutcomes),
-        ]
-        for (schema, rows) in tables {
+        func write(_ schema: ReportSchema, _ rows: some Sequence<[String?]>) throws {
             let writer = try TableWriter(schema, directory: context.temporary, formats: context.config.report.formats)
             for row in rows { try writer.csv.write(row: row) }
             outputs += try writer.finish()
         }
+        try write(.churnMonthly, reports.churnMonthlyRows)
+        try write(.churnDaily, reports.churnDailyRows)
+        try write(.expirationReasons, reports.expirationReasons.lazy.map(\.cells))
+        try write(.offerUsage, reports.offerUsage.lazy.map(\.cells))
+        try write(.retentionCohorts, reports.retentionCohorts)
+        try write(.eventsDaily, reports.eventsDaily.lazy.map(\.cells))
+        try write(.revenueMonthly, reports.money.revenueMonthly.rows())
+        try write(.revenueDaily, reports.money.revenueDaily.rows())
+        try write(.mrrMonthly, reports.money.mrr.rows())
+        try write(.ltvCohorts, reports.money.ltv.rows())
+        try write(.campaignOutcomes, reports.campaignOutcomes)
         phase.advance(by: outputs.reduce(0) { $0 + $1.rows })
         phase.finish()
         return reports

@@ -13,9 +13,9 @@ public struct RunReports: Sendable {
     /// The rows of `churn_daily.csv`, as written.
     public var churnDailyRows: [[String?]]
     /// The rows of `expiration_reasons.csv`, as written.
-    public var expirationReasons: [[String?]]
+    public var expirationReasons: [ExpirationReasonsReport.Row]
     /// The rows of `offer_usage.csv`, as written.
-    public var offerUsage: [[String?]]
+    public var offerUsage: [OfferUsageReport.Row]
     /// The rows of `retention_cohorts.csv`, as written.
     public var retentionCohorts: [[String?]]
     /// Subscriptions per status at `T`, Family Sharing excluded.
@@ -29,7 +29,7 @@ public struct RunReports: Sendable {
     /// Transactions that are not auto-renewable subscriptions.
     public var otherProductTypes: Int
     /// The rows of `events_daily.csv`, as written.
-    public var eventsDaily: [[String?]]
+    public var eventsDaily: [EventsDailyReport.Row]
     /// Revenue, MRR and LTV (docs/money.md).
     public var money: MoneyReports
     /// The rows of `campaign_outcomes.csv` (docs/campaigns.md), as written.
