@@ -98,8 +98,8 @@ public enum ModelBenchmark {
                 .subscriptions,
                 { writer in for timeline in model.timelines { try writer.write { SubscriptionsReport.append(timeline, to: &$0) } } }
             ),
-            (.churnMonthly, { writer in for row in reports.churnMonthlyRows { try writer.write(row: row) } }),
-            (.churnDaily, { writer in for row in reports.churnDailyRows { try writer.write(row: row) } }),
+            (.churnMonthly, { writer in for row in reports.churnMonthlyRows { try writer.write(row: row.cells) } }),
+            (.churnDaily, { writer in for row in reports.churnDailyRows { try writer.write(row: row.cells) } }),
             (.expirationReasons, { writer in for row in reports.expirationReasons { try writer.write(row: row.cells) } }),
             (.offerUsage, { writer in for row in reports.offerUsage { try writer.write(row: row.cells) } }),
             (.retentionCohorts, { writer in for row in reports.retentionCohorts { try writer.write(row: row) } }),

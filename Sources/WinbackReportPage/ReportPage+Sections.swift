@@ -12,17 +12,14 @@ extension ReportPage {
     // MARK: Active paid subscriptions
 
     static func activeSection(_ content: ReportPageContent) -> String {
-        let table = ReportTable(.churnMonthly, rows: content.churnMonthly)
         var byMonth: [String: [String: Int]] = [:]
         var groupTotals: [String: Int] = [:]
         var groupProducts: [String: Set<String>] = [:]
-        for row in table.rows {
-            let month = table.text(row, "month") ?? ""
-            let group = table.text(row, "subscription_group_id") ?? "(no group)"
-            let active = table.integer(row, "active_end")
-            byMonth[month, default: [:]][group, default: 0] += active
-            groupTotals[group, default: 0] += active
-            if let product = table.text(row, "product_id") { groupProducts[group, default: []].insert(product) }
+        for row in content.churnMonthly {
+            let group = row.subscriptionGroupId ?? "(no group)"
+            byMonth[row.period, default: [:]][group, default: 0] += row.counts.activeEnd
+            groupTotals[group, default: 0] += row.counts.activeEnd
+            groupProducts[group, default: []].insert(row.product.productId)
         }
         let names = ProductGroupNames(groupProducts)
         let ranked = groupTotals.keys.sorted { (groupTotals[$0] ?? 0, $1) > (groupTotals[$1] ?? 0, $0) }
@@ -56,7 +53,7 @@ extension ReportPage {
         html += "</div>"
         html += ChartSeries.legend(series) + chart.rendered(label: "Active paid subscriptions per month, stacked by product group")
 
-        html += billingPlanTable(table, month: content.months.last)
+        html += billingPlanTable(content.churnMonthly, month: content.months.last)
 
         let statusTotal = content.subscriptionsByStatus.reduce(0) { $0 + $1.count }
         let statusSeries = content.subscriptionsByStatus.enumerated().map { index, entry in
@@ -82,12 +79,9 @@ extension ReportPage {
 
     /// Active paid at as-of per product and billing plan, for products sold with more than one plan (a
     /// 12-month commitment billed monthly beside the same product billed up front); empty otherwise.
-    static func billingPlanTable(_ table: ReportTable, month: String?) -> String {
+    static func billingPlanTable(_ rows: [ChurnReport.Row], month: String?) -> String {
         var active: [ProductPlan: Int] = [:]
-        for row in table.rows where table.text(row, "month") == month {
-            let product = ProductPlan(productId: table.text(row, "product_id") ?? "", billingPlanType: table.text(row, "billing_plan_type"))
-            active[product, default: 0] += table.integer(row, "active_end")
-        }
+        for row in rows where row.period == month { active[row.product, default: 0] += row.counts.activeEnd }
         guard active.keys.contains(where: { $0.billingPlanType != nil }) else { return "" }
         let shown = active.keys.sorted(by: ProductPlan.precedes).prefix(maximumRows)
         return "<h3>Billing plans at as-of</h3>"
@@ -120,20 +114,18 @@ extension ReportPage {
 
     /// Per month, the sums of `churn_monthly`'s rows over all products.
     static func churnByMonth(_ content: ReportPageContent) -> [String: MonthTotals] {
-        let table = ReportTable(.churnMonthly, rows: content.churnMonthly)
         var result: [String: MonthTotals] = [:]
-        for row in table.rows {
-            let month = table.text(row, "month") ?? ""
-            var entry = result[month] ?? MonthTotals()
-            entry.activeStart += table.integer(row, "active_start")
-            entry.activeEnd += table.integer(row, "active_end")
-            entry.new += table.integer(row, "new")
-            entry.reactivated += table.integer(row, "reactivated")
-            entry.churned += table.integer(row, "churned")
+        for row in content.churnMonthly {
+            var entry = result[row.period] ?? MonthTotals()
+            entry.activeStart += row.counts.activeStart
+            entry.activeEnd += row.counts.activeEnd
+            entry.new += row.counts.new
+            entry.reactivated += row.counts.reactivated
+            entry.churned += row.counts.churned
             for reason in LapseReason.allCases {
-                entry.byStack[ChartPalette.reasonStack(reason.rawValue), default: 0] += table.integer(row, "churned_" + reason.rawValue)
+                entry.byStack[ChartPalette.reasonStack(reason.rawValue), default: 0] += row.counts.byReason[reason] ?? 0
             }
-            result[month] = entry
+            result[row.period] = entry
         }
         return result
     }

@@ -32,7 +32,7 @@ public struct ReportPageContent: Sendable {
     /// Every month of `churn_monthly`, oldest first, including months without rows.
     public var months: [String]
     /// Rows of `churn_monthly.csv`, `expiration_reasons.csv`, `offer_usage.csv`, `retention_cohorts.csv`.
-    public var churnMonthly: [[String?]]
+    public var churnMonthly: [ChurnReport.Row]
     /// Rows of `expiration_reasons.csv`.
     public var expirationReasons: [ExpirationReasonsReport.Row]
     /// Rows of `offer_usage.csv`.
@@ -60,7 +60,7 @@ public struct ReportPageContent: Sendable {
     public init(
         asOf: String, timeZone: String, toolVersion: String, inputFiles: Int, inputBytes: Int, counts: IngestCounts, future: Int,
         otherProductTypes: Int, subscriptionsByStatus: [(status: String, count: Int)], familyShared: Int, offersSigned: Bool,
-        lastFullMonth: String, months: [String], churnMonthly: [[String?]], expirationReasons: [ExpirationReasonsReport.Row],
+        lastFullMonth: String, months: [String], churnMonthly: [ChurnReport.Row], expirationReasons: [ExpirationReasonsReport.Row],
         offerUsage: [OfferUsageReport.Row],
         retentionCohorts: [[String?]], campaigns: [CampaignCounts], freshness: DataFreshness? = nil
     ) {

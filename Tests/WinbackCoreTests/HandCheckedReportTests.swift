@@ -232,7 +232,7 @@ import WinbackAppStore
     @Test func invariantsHold() throws {
         let (model, calendar) = try Self.model()
         let reports = RunReportsFixture(model: model, calendar: calendar)
-        for row in reports.churnMonthly + reports.churnDaily {
+        for row in (reports.churnMonthly + reports.churnDaily).map(\.cells) {
             let churned = Int(row[8] ?? "") ?? -1
             let split = (9...17).map { Int(row[$0] ?? "") ?? 0 }.reduce(0, +)
             #expect(churned == split)
@@ -249,8 +249,8 @@ import WinbackAppStore
 
 /// The two churn tables for the fixture.
 struct RunReportsFixture {
-    var churnMonthly: [[String?]]
-    var churnDaily: [[String?]]
+    var churnMonthly: [ChurnReport.Row]
+    var churnDaily: [ChurnReport.Row]
 
     init(model: SubscriptionModel, calendar: ReportCalendar) {
         let reportable = model.reportable

@@ -17,13 +17,17 @@ import WinbackTestSupport
         counts.rejectedByCode = [.malformedJSON: 2, .invalidSignature: 1]
         counts.duplicates = 4
         counts.warnings = 1
-        func churnRow(_ month: String, _ product: String, _ group: String, activeStart: Int, activeEnd: Int, churned: [Int]) -> [String?] {
+        func churnRow(_ month: String, _ product: String, _ group: String, activeStart: Int, activeEnd: Int, churned: [Int])
+            -> ChurnReport.Row
+        {
             // churned: voluntary, price_increase, billing_error, billing_retry, product_unavailable, other, unknown, refund, returned
-            let total = churned.reduce(0, +)
-            return [month, product, nil, group, String(activeStart), String(activeEnd), "0", "0", String(total)] + churned.map(String.init)
-                + [RateFormat.format(total, activeStart)]
+            let byReason = Dictionary(uniqueKeysWithValues: zip(ChurnReport.reasonColumns, churned).filter { $0.1 > 0 })
+            return ChurnReport.Row(
+                period: month, product: ProductPlan(productId: product, billingPlanType: nil), subscriptionGroupId: group,
+                counts: ChurnReport.Counts(
+                    activeStart: activeStart, activeEnd: activeEnd, churned: churned.reduce(0, +), byReason: byReason))
         }
-        var churn: [[String?]] = []
+        var churn: [ChurnReport.Row] = []
         for index in 0..<max(products, groups) {
             let product = index == 0 ? productId : "product.\(index)"
             let group = "group.\(index % groups)"
@@ -130,9 +134,9 @@ import WinbackTestSupport
     @Test func groupsAreNamedByTheirProductsAndThinCohortCellsShowTheirCount() throws {
         var content = Self.content()
         // A second product in the one group: the legend names the group by both, the shared prefix left out.
-        let annual = content.churnMonthly.map { row -> [String?] in
+        let annual = content.churnMonthly.map { row -> ChurnReport.Row in
             var row = row
-            row[1] = "com.example.annual"
+            row.product.productId = "com.example.annual"
             return row
         }
         content.churnMonthly += annual
@@ -174,14 +178,16 @@ import WinbackTestSupport
         var content = Self.content()
         #expect(!ReportPage.render(content).contains("plans-table"))
         let last = content.months.last
-        content.churnMonthly += content.churnMonthly.filter { $0[0] == last }.map { row in
+        content.churnMonthly += content.churnMonthly.filter { $0.period == last }.map { row in
             var planned = row
-            planned[2] = "MONTHLY"
+            planned.product.billingPlanType = "MONTHLY"
             return planned
         }
         let rows = try Self.tableValues(ReportPage.render(content), id: "plans-table")
         #expect(rows.map { $0["billing_plan_type"] } == ["–", "MONTHLY"])
-        #expect(rows.map { $0["active_end"] } == rows.map { _ in content.churnMonthly.first { $0[0] == last }?[5] ?? "" })
+        #expect(
+            rows.map { $0["active_end"] }
+                == rows.map { _ in content.churnMonthly.first { $0.period == last }.map { String($0.counts.activeEnd) } ?? "" })
     }
 
     /// The money section's figures are the sums of the month's `revenue_monthly` and `mrr_monthly` rows;

@@ -28,7 +28,51 @@ public struct ChurnReport: Sendable {
         /// `churned` split by lapse reason.
         public var byReason: [LapseReason: Int] = [:]
 
+        /// Counts from their values (all zero by default).
+        public init(
+            activeStart: Int = 0, activeEnd: Int = 0, new: Int = 0, reactivated: Int = 0, churned: Int = 0,
+            byReason: [LapseReason: Int] = [:]
+        ) {
+            self.activeStart = activeStart
+            self.activeEnd = activeEnd
+            self.new = new
+            self.reactivated = reactivated
+            self.churned = churned
+            self.byReason = byReason
+        }
+
         var isZero: Bool { activeStart == 0 && activeEnd == 0 && new == 0 && reactivated == 0 && churned == 0 }
+    }
+
+    /// A row of `churn_monthly` / `churn_daily`: one period, product and billing plan.
+    public struct Row: TableRow, Equatable {
+        /// `month` (`YYYY-MM`) or `day` (`YYYY-MM-DD`).
+        public var period: String
+        /// `product_id` and `billing_plan_type`.
+        public var product: ProductPlan
+        /// `subscription_group_id`, when known.
+        public var subscriptionGroupId: String?
+        /// `active_start` … `churned_returned`.
+        public var counts: Counts
+
+        /// A row from its values.
+        public init(period: String, product: ProductPlan, subscriptionGroupId: String?, counts: Counts) {
+            self.period = period
+            self.product = product
+            self.subscriptionGroupId = subscriptionGroupId
+            self.counts = counts
+        }
+
+        /// `churn_rate`: `churned` over `active_start`, 6 decimals.
+        public var churnRate: String? { RateFormat.format(counts.churned, counts.activeStart) }
+
+        /// The CSV cells, in the schema's column order.
+        public var cells: [String?] {
+            [
+                period, product.productId, product.billingPlanType, subscriptionGroupId, String(counts.activeStart),
+                String(counts.activeEnd), String(counts.new), String(counts.reactivated), String(counts.churned),
+            ] + ChurnReport.reasonColumns.map { String(counts.byReason[$0] ?? 0) } + [churnRate]
+        }
     }
 
     /// The report's periods, oldest first.
@@ -200,19 +244,13 @@ public struct ChurnReport: Sendable {
     }
 
     /// Sorted rows (period, product, plan) with some non-zero count, in the churn column order.
-    public func rows(productGroups: [String: String]) -> [[String?]] {
-        var rows: [[String?]] = []
+    public func rows(productGroups: [String: String]) -> [Row] {
+        var rows: [Row] = []
         for (index, period) in periods.enumerated() {
             for product in cells[index].keys.sorted(by: ProductPlan.precedes) {
                 guard let counts = cells[index][product], !counts.isZero else { continue }
-                var row: [String?] = [
-                    period.label, product.productId, product.billingPlanType, productGroups[product.productId], String(counts.activeStart),
-                    String(counts.activeEnd),
-                    String(counts.new), String(counts.reactivated), String(counts.churned),
-                ]
-                row += Self.reasonColumns.map { String(counts.byReason[$0] ?? 0) }
-                row.append(RateFormat.format(counts.churned, counts.activeStart))
-                rows.append(row)
+                rows.append(
+                    Row(period: period.label, product: product, subscriptionGroupId: productGroups[product.productId], counts: counts))
             }
         }
         return rows

@@ -38,27 +38,62 @@ public enum RetentionDecisions {
         }
     }
 
+    /// A row: one account a Retention Messaging campaign selected, and what `winback serve` answers for it.
+    public struct Row: TableRow, Equatable {
+        /// `original_transaction_id`: the subscription it was selected through.
+        public var originalTransactionId: String
+        /// `campaign_id`.
+        public var campaignId: String
+        /// `account_key`.
+        public var accountKey: String
+        /// `variant`: `treatment` or `holdout`.
+        public var variant: String
+        /// `kind` (``RetentionDecisions/kind(_:)``); `nil` for a holdout row, as every column after it.
+        public var kind: String?
+        /// `message_identifier`.
+        public var messageIdentifier: String?
+        /// `product_id`: the offer's product.
+        public var productId: String?
+        /// `offer_identifier`: a promotional offer's id.
+        public var offerIdentifier: String?
+        /// `billing_plan_type`: an alternate product's plan.
+        public var billingPlanType: String?
+
+        /// A treatment or holdout row with nothing decided yet (the columns after `variant` empty).
+        public init(originalTransactionId: String, campaignId: String, accountKey: String, variant: String) {
+            self.originalTransactionId = originalTransactionId
+            self.campaignId = campaignId
+            self.accountKey = accountKey
+            self.variant = variant
+        }
+
+        /// The CSV cells, in the schema's column order.
+        public var cells: [String?] {
+            [originalTransactionId, campaignId, accountKey, variant, kind, messageIdentifier, productId, offerIdentifier, billingPlanType]
+        }
+    }
+
     /// The rows of `selections` by campaign, in key order (`original_transaction_id`, then `campaign_id`).
-    public static func rows(_ selections: [(campaign: Campaign, selections: [Selection])]) -> [[String?]] {
-        var rows: [[String?]] = []
+    public static func rows(_ selections: [(campaign: Campaign, selections: [Selection])]) -> [Row] {
+        var rows: [Row] = []
         for (campaign, chosen) in selections {
             for selection in chosen {
-                var row: [String?] = [selection.originalTransactionId, campaign.id, selection.accountKey, selection.variant]
+                var row = Row(
+                    originalTransactionId: selection.originalTransactionId, campaignId: campaign.id, accountKey: selection.accountKey,
+                    variant: selection.variant)
                 if selection.variant == EligibleAccount.Variant.treatment.rawValue {
-                    row += [
-                        kind(campaign), campaign.messageIdentifier, campaign.offerProductId,
-                        campaign.offerKind == .promotional ? selection.offerIdentifier ?? campaign.offerIdentifier : nil,
-                        campaign.offerKind == .alternateProduct ? campaign.billingPlanType : nil,
-                    ]
-                } else {
-                    row += [nil, nil, nil, nil, nil]
+                    row.kind = kind(campaign)
+                    row.messageIdentifier = campaign.messageIdentifier
+                    row.productId = campaign.offerProductId
+                    row.offerIdentifier = campaign.offerKind == .promotional ? selection.offerIdentifier ?? campaign.offerIdentifier : nil
+                    row.billingPlanType = campaign.offerKind == .alternateProduct ? campaign.billingPlanType : nil
                 }
                 rows.append(row)
             }
         }
         return rows.sorted { lhs, rhs in
-            let first = CodePointOrder.compare(lhs[0] ?? "", rhs[0] ?? "")
-            return first != 0 ? first < 0 : CodePointOrder.less(lhs[1] ?? "", rhs[1] ?? "")
+            let first = CodePointOrder.compare(lhs.originalTransactionId, rhs.originalTransactionId)
+            return first != 0 ? first < 0 : CodePointOrder.less(lhs.campaignId, rhs.campaignId)
         }
     }
 }

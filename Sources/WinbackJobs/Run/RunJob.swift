@@ -149,8 +149,8 @@ public enum RunJob {
             for row in rows { try writer.csv.write(row: row) }
             outputs += try writer.finish()
         }
-        try write(.churnMonthly, reports.churnMonthlyRows)
-        try write(.churnDaily, reports.churnDailyRows)
+        try write(.churnMonthly, reports.churnMonthlyRows.lazy.map(\.cells))
+        try write(.churnDaily, reports.churnDailyRows.lazy.map(\.cells))
         try write(.expirationReasons, reports.expirationReasons.lazy.map(\.cells))
         try write(.offerUsage, reports.offerUsage.lazy.map(\.cells))
         try write(.retentionCohorts, reports.retentionCohorts)
@@ -270,7 +270,7 @@ public enum RunJob {
             }
         }
         let writer = try TableWriter(.retentionDecisions, directory: context.temporary, formats: context.config.report.formats)
-        for row in RetentionDecisions.rows(chosen) { try writer.csv.write(row: row) }
+        for row in RetentionDecisions.rows(chosen) { try writer.csv.write(row: row.cells) }
         return try writer.finish()
     }
 

@@ -9,9 +9,9 @@ public struct RunReports: Sendable {
     /// Daily churn of the last 90 days.
     public var churnDaily: ChurnReport
     /// The rows of `churn_monthly.csv`, as written.
-    public var churnMonthlyRows: [[String?]]
+    public var churnMonthlyRows: [ChurnReport.Row]
     /// The rows of `churn_daily.csv`, as written.
-    public var churnDailyRows: [[String?]]
+    public var churnDailyRows: [ChurnReport.Row]
     /// The rows of `expiration_reasons.csv`, as written.
     public var expirationReasons: [ExpirationReasonsReport.Row]
     /// The rows of `offer_usage.csv`, as written.
