@@ -42,34 +42,17 @@ public enum RetentionDecisions {
     public struct Row: TableRow, Equatable {
         /// `original_transaction_id`: the subscription it was selected through.
         public var originalTransactionId: String
-        /// `campaign_id`.
-        public var campaignId: String
         /// `account_key`.
         public var accountKey: String
-        /// `variant`: `treatment` or `holdout`.
-        public var variant: String
-        /// `kind` (``RetentionDecisions/kind(_:)``); `nil` for a holdout row, as every column after it.
-        public var kind: String?
-        /// `message_identifier`.
-        public var messageIdentifier: String?
-        /// `product_id`: the offer's product.
-        public var productId: String?
-        /// `offer_identifier`: a promotional offer's id.
-        public var offerIdentifier: String?
-        /// `billing_plan_type`: an alternate product's plan.
-        public var billingPlanType: String?
-
-        /// A treatment or holdout row with nothing decided yet (the columns after `variant` empty).
-        public init(originalTransactionId: String, campaignId: String, accountKey: String, variant: String) {
-            self.originalTransactionId = originalTransactionId
-            self.campaignId = campaignId
-            self.accountKey = accountKey
-            self.variant = variant
-        }
+        /// The other columns: campaign, variant and the answer (empty on a holdout row).
+        public var decision: RetentionDecision
 
         /// The CSV cells, in the schema's column order.
         public var cells: [String?] {
-            [originalTransactionId, campaignId, accountKey, variant, kind, messageIdentifier, productId, offerIdentifier, billingPlanType]
+            [
+                originalTransactionId, decision.campaignId, accountKey, decision.variant, decision.kind, decision.messageIdentifier,
+                decision.productId, decision.offerIdentifier, decision.billingPlanType,
+            ]
         }
     }
 
@@ -78,22 +61,21 @@ public enum RetentionDecisions {
         var rows: [Row] = []
         for (campaign, chosen) in selections {
             for selection in chosen {
-                var row = Row(
-                    originalTransactionId: selection.originalTransactionId, campaignId: campaign.id, accountKey: selection.accountKey,
-                    variant: selection.variant)
-                if selection.variant == EligibleAccount.Variant.treatment.rawValue {
-                    row.kind = kind(campaign)
-                    row.messageIdentifier = campaign.messageIdentifier
-                    row.productId = campaign.offerProductId
-                    row.offerIdentifier = campaign.offerKind == .promotional ? selection.offerIdentifier ?? campaign.offerIdentifier : nil
-                    row.billingPlanType = campaign.offerKind == .alternateProduct ? campaign.billingPlanType : nil
-                }
+                let isTreatment = selection.variant == EligibleAccount.Variant.treatment.rawValue
+                let decision = RetentionDecision(
+                    campaignId: campaign.id, variant: selection.variant, kind: isTreatment ? kind(campaign) : nil,
+                    messageIdentifier: isTreatment ? campaign.messageIdentifier : nil,
+                    productId: isTreatment ? campaign.offerProductId : nil,
+                    offerIdentifier: isTreatment && campaign.offerKind == .promotional
+                        ? selection.offerIdentifier ?? campaign.offerIdentifier : nil,
+                    billingPlanType: isTreatment && campaign.offerKind == .alternateProduct ? campaign.billingPlanType : nil)
+                let row = Row(originalTransactionId: selection.originalTransactionId, accountKey: selection.accountKey, decision: decision)
                 rows.append(row)
             }
         }
         return rows.sorted { lhs, rhs in
             let first = CodePointOrder.compare(lhs.originalTransactionId, rhs.originalTransactionId)
-            return first != 0 ? first < 0 : CodePointOrder.less(lhs.campaignId, rhs.campaignId)
+            return first != 0 ? first < 0 : CodePointOrder.less(lhs.decision.campaignId, rhs.decision.campaignId)
         }
     }
 }
