@@ -102,7 +102,7 @@ public enum ModelBenchmark {
             (.churnDaily, { writer in for row in reports.churnDailyRows { try writer.write(row: row.cells) } }),
             (.expirationReasons, { writer in for row in reports.expirationReasons { try writer.write(row: row.cells) } }),
             (.offerUsage, { writer in for row in reports.offerUsage { try writer.write(row: row.cells) } }),
-            (.retentionCohorts, { writer in for row in reports.retentionCohorts { try writer.write(row: row) } }),
+            (.retentionCohorts, { writer in for row in reports.retentionCohorts { try writer.write(row: row.cells) } }),
         ]
         for (schema, write) in tables {
             let elapsed = try seconds {

@@ -304,18 +304,15 @@ extension ReportPage {
     // MARK: Retention
 
     static func retentionSection(_ content: ReportPageContent) -> String {
-        let table = ReportTable(.retentionCohorts, rows: content.retentionCohorts)
-        guard !table.rows.isEmpty else { return paragraph("No cohort has reached its first renewal yet.") }
+        guard !content.retentionCohorts.isEmpty else { return paragraph("No cohort has reached its first renewal yet.") }
         var cells: [String: [Int: (eligible: Int, retained: Int)]] = [:]
         var maximumIndex = 0
-        for row in table.rows {
-            let cohort = table.text(row, "cohort_month") ?? ""
-            let index = table.integer(row, "period_index")
-            maximumIndex = max(maximumIndex, index)
-            var cell = cells[cohort]?[index] ?? (0, 0)
-            cell.eligible += table.integer(row, "eligible")
-            cell.retained += table.integer(row, "retained")
-            cells[cohort, default: [:]][index] = cell
+        for row in content.retentionCohorts {
+            maximumIndex = max(maximumIndex, row.periodIndex)
+            var cell = cells[row.cohortMonth]?[row.periodIndex] ?? (0, 0)
+            cell.eligible += row.eligible
+            cell.retained += row.retained
+            cells[row.cohortMonth, default: [:]][row.periodIndex] = cell
         }
         let cohorts = Array(cells.keys.sorted(by: CodePointOrder.less).suffix(maximumCohorts))
         let columns = Array(0...min(maximumIndex, maximumPeriods - 1))

@@ -38,7 +38,7 @@ public struct ReportPageContent: Sendable {
     /// Rows of `offer_usage.csv`.
     public var offerUsage: [OfferUsageReport.Row]
     /// Rows of `retention_cohorts.csv`.
-    public var retentionCohorts: [[String?]]
+    public var retentionCohorts: [RetentionCohortsReport.Row]
     /// Campaigns in id order.
     public var campaigns: [CampaignCounts]
     /// How recent the data is; a stale run's page opens with a banner naming both dates.
@@ -62,7 +62,7 @@ public struct ReportPageContent: Sendable {
         otherProductTypes: Int, subscriptionsByStatus: [(status: String, count: Int)], familyShared: Int, offersSigned: Bool,
         lastFullMonth: String, months: [String], churnMonthly: [ChurnReport.Row], expirationReasons: [ExpirationReasonsReport.Row],
         offerUsage: [OfferUsageReport.Row],
-        retentionCohorts: [[String?]], campaigns: [CampaignCounts], freshness: DataFreshness? = nil
+        retentionCohorts: [RetentionCohortsReport.Row], campaigns: [CampaignCounts], freshness: DataFreshness? = nil
     ) {
         self.asOf = asOf
         self.timeZone = timeZone

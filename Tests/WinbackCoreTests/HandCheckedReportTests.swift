@@ -241,8 +241,7 @@ import WinbackAppStore
             #expect(row.converted <= row.completed && row.completed <= row.redemptions)
         }
         for row in RetentionCohortsReport.rows(model.timelines, calendar: calendar) {
-            let (size, eligible, retained) = (Int(row[4] ?? "") ?? 0, Int(row[5] ?? "") ?? 0, Int(row[6] ?? "") ?? 0)
-            #expect(retained <= eligible && eligible <= size)
+            #expect(row.retained <= row.eligible && row.eligible <= row.cohortSize)
         }
     }
 }

@@ -43,10 +43,12 @@ import WinbackTestSupport
             expiration.append(
                 .init(productId: product, lapseReason: "billing_error", expirationIntent: "2", subscriptions: 4, productSubscriptions: 10))
         }
-        let retention: [[String?]] = (0..<cohorts).flatMap { cohort -> [[String?]] in
+        let retention = (0..<cohorts).flatMap { cohort -> [RetentionCohortsReport.Row] in
             let month = "20\(20 + cohort / 12)-" + (cohort % 12 < 9 ? "0" : "") + String(cohort % 12 + 1)
+            let product = ProductPlan(productId: productId, billingPlanType: nil)
             return [
-                [month, productId, nil, "0", "10", "10", "10", "1.000000"], [month, productId, nil, "1", "10", "10", "7", "0.700000"],
+                .init(cohortMonth: month, product: product, periodIndex: 0, cohortSize: 10, eligible: 10, retained: 10),
+                .init(cohortMonth: month, product: product, periodIndex: 1, cohortSize: 10, eligible: 10, retained: 7),
             ]
         }
         return ReportPageContent(
@@ -141,9 +143,10 @@ import WinbackTestSupport
         }
         content.churnMonthly += annual
         // A cohort of 40: its cells are rates; the sample's cohorts of 10 are drawn grey with their count.
+        let monthly = ProductPlan(productId: "com.example.monthly", billingPlanType: nil)
         content.retentionCohorts += [
-            ["2026-06", "com.example.monthly", nil, "0", "40", "40", "40", "1.000000"],
-            ["2026-06", "com.example.monthly", nil, "1", "40", "40", "28", "0.700000"],
+            .init(cohortMonth: "2026-06", product: monthly, periodIndex: 0, cohortSize: 40, eligible: 40, retained: 40),
+            .init(cohortMonth: "2026-06", product: monthly, periodIndex: 1, cohortSize: 40, eligible: 40, retained: 28),
         ]
         let html = ReportPage.render(content)
         #expect(html.contains("annual, monthly"))

@@ -21,7 +21,7 @@ public enum RetentionCohortsReport {
     }
 
     /// The rows for `timelines` in one run: the cohort months from the first paid purchase through `D`'s.
-    public static func rows(_ timelines: [SubscriptionTimeline], calendar: ReportCalendar) -> [[String?]] {
+    public static func rows(_ timelines: [SubscriptionTimeline], calendar: ReportCalendar) -> [Row] {
         let first = firstPaid(timelines)
         return rows(tally(timelines, periods: calendar.months(from: first == .max ? calendar.asOf - 1 : first), asOf: calendar.asOf))
     }
@@ -71,9 +71,46 @@ public enum RetentionCohortsReport {
         return table
     }
 
+    /// A row: one cohort, product and plan at period index `k`.
+    public struct Row: TableRow, Equatable {
+        /// `cohort_month`, `YYYY-MM`.
+        public var cohortMonth: String
+        /// `product_id` and `billing_plan_type`.
+        public var product: ProductPlan
+        /// `period_index`: `k`.
+        public var periodIndex: Int
+        /// `cohort_size`.
+        public var cohortSize: Int
+        /// `eligible`: subscriptions whose period `k` had come by `T`.
+        public var eligible: Int
+        /// `retained`: of those, still paying at period `k`.
+        public var retained: Int
+
+        /// A row from its values.
+        public init(cohortMonth: String, product: ProductPlan, periodIndex: Int, cohortSize: Int, eligible: Int, retained: Int) {
+            self.cohortMonth = cohortMonth
+            self.product = product
+            self.periodIndex = periodIndex
+            self.cohortSize = cohortSize
+            self.eligible = eligible
+            self.retained = retained
+        }
+
+        /// `retention_rate`: ``retained`` over ``eligible``, 6 decimals.
+        public var retentionRate: String? { RateFormat.format(retained, eligible) }
+
+        /// The CSV cells, in the schema's column order.
+        public var cells: [String?] {
+            [
+                cohortMonth, product.productId, product.billingPlanType, String(periodIndex), String(cohortSize), String(eligible),
+                String(retained), retentionRate,
+            ]
+        }
+    }
+
     /// The rows of `retention_cohorts.csv.gz` from a ``tally(_:periods:asOf:)`` (or several, added), sorted by
     /// cohort, product, plan and period index.
-    public static func rows(_ tally: TallyTable) -> [[String?]] {
+    public static func rows(_ tally: TallyTable) -> [Row] {
         let width = maximumPeriodIndex + 1
         let keys = tally.counts.keys.sorted { lhs, rhs in
             lhs[0] != rhs[0]
@@ -82,15 +119,14 @@ public enum RetentionCohortsReport {
                     ProductPlan(productId: lhs[1] ?? "", billingPlanType: lhs[2]),
                     ProductPlan(productId: rhs[1] ?? "", billingPlanType: rhs[2]))
         }
-        var rows: [[String?]] = []
+        var rows: [Row] = []
         for key in keys {
             guard let values = tally.counts[key], values.count == 1 + 2 * width else { continue }
             for k in 0...maximumPeriodIndex where values[1 + k] > 0 {
-                let (eligible, retained) = (Int(values[1 + k]), Int(values[1 + width + k]))
-                rows.append([
-                    key[0], key[1], key[2], String(k), String(values[0]), String(eligible), String(retained),
-                    RateFormat.format(retained, eligible),
-                ])
+                rows.append(
+                    Row(
+                        cohortMonth: key[0] ?? "", product: ProductPlan(productId: key[1] ?? "", billingPlanType: key[2]), periodIndex: k,
+                        cohortSize: Int(values[0]), eligible: Int(values[1 + k]), retained: Int(values[1 + width + k])))
             }
         }
         return rows

@@ -153,7 +153,7 @@ public enum RunJob {
         try write(.churnDaily, reports.churnDailyRows.lazy.map(\.cells))
         try write(.expirationReasons, reports.expirationReasons.lazy.map(\.cells))
         try write(.offerUsage, reports.offerUsage.lazy.map(\.cells))
-        try write(.retentionCohorts, reports.retentionCohorts)
+        try write(.retentionCohorts, reports.retentionCohorts.lazy.map(\.cells))
         try write(.eventsDaily, reports.eventsDaily.lazy.map(\.cells))
         try write(.revenueMonthly, reports.money.revenueMonthly.rows())
         try write(.revenueDaily, reports.money.revenueDaily.rows())

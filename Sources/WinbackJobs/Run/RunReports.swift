@@ -17,7 +17,7 @@ public struct RunReports: Sendable {
     /// The rows of `offer_usage.csv`, as written.
     public var offerUsage: [OfferUsageReport.Row]
     /// The rows of `retention_cohorts.csv`, as written.
-    public var retentionCohorts: [[String?]]
+    public var retentionCohorts: [RetentionCohortsReport.Row]
     /// Subscriptions per status at `T`, Family Sharing excluded.
     public var subscriptionsByStatus: [SubscriptionStatus: Int]
     /// Family Sharing subscriptions.
