@@ -20,25 +20,12 @@ extension ReportPage {
                 "Set report.currency (with report.exchangeRates) to see revenue, MRR and LTV in one currency here. "
                     + "revenue_monthly.csv.gz, mrr_monthly.csv.gz and ltv_cohorts.csv.gz hold them per currency.")
         }
-        let revenue = ReportTable(.revenueMonthly, rows: content.revenueMonthly)
         var byMonth: [String: RevenueReport.Counts] = [:]
-        for row in revenue.rows {
-            var counts = RevenueReport.Counts()
-            counts.charges = revenue.integer(row, "charges")
-            counts.gross = Int64(revenue.integer(row, "gross"))
-            counts.refunded = revenue.integer(row, "refunded")
-            counts.refunds = Int64(revenue.integer(row, "refunds"))
-            counts.proceeds = Int64(revenue.integer(row, "proceeds"))
-            counts.unpriced = revenue.integer(row, "unpriced")
-            counts.unconverted = revenue.integer(row, "unconverted")
-            byMonth[revenue.text(row, "month") ?? "", default: RevenueReport.Counts()].add(counts)
-        }
-        let mrr = ReportTable(.mrrMonthly, rows: content.mrrMonthly)
+        for row in content.revenueMonthly { byMonth[row.period, default: RevenueReport.Counts()].add(row.counts) }
         var mrrByMonth: [String: (active: Int, mrr: Int64)] = [:]
-        for row in mrr.rows {
-            let month = mrr.text(row, "month") ?? ""
-            let entry = mrrByMonth[month] ?? (0, 0)
-            mrrByMonth[month] = (entry.active + mrr.integer(row, "active_paid_end"), entry.mrr + Int64(mrr.integer(row, "mrr_end")))
+        for row in content.mrrMonthly {
+            let entry = mrrByMonth[row.month] ?? (0, 0)
+            mrrByMonth[row.month] = (entry.active + row.counts.activePaidEnd, entry.mrr + row.counts.mrrEnd)
         }
         let last = byMonth[content.lastFullMonth] ?? RevenueReport.Counts()
         let lastMRR = mrrByMonth[content.lastFullMonth] ?? (0, 0)

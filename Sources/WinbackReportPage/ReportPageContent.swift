@@ -48,9 +48,9 @@ public struct ReportPageContent: Sendable {
     /// The reporting currency; `nil` when money stays in each transaction's currency.
     public var currency: String?
     /// Rows of `revenue_monthly.csv`.
-    public var revenueMonthly: [[String?]] = []
+    public var revenueMonthly: [RevenueReport.Row] = []
     /// Rows of `mrr_monthly.csv`.
-    public var mrrMonthly: [[String?]] = []
+    public var mrrMonthly: [MRRReport.Row] = []
     /// Rows of `ltv_cohorts.csv`.
     public var ltvCohorts: [[String?]] = []
     /// Rows of `campaign_outcomes.csv`.

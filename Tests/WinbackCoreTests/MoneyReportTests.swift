@@ -60,6 +60,7 @@ import WinbackAppStore
     }
 
     static func csv(_ rows: [[String?]]) -> [String] { HandCheckedReportTests.csv(rows) }
+    static func csv(_ rows: [some TableRow]) -> [String] { HandCheckedReportTests.csv(rows) }
 
     @Test func revenueInAReportingCurrency() throws {
         let rows = Self.csv(try Self.reports(inUSD: true).revenueMonthly.rows())

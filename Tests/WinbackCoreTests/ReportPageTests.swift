@@ -200,12 +200,21 @@ import WinbackTestSupport
         #expect(ReportPage.render(content).contains("Set report.currency"))
         content.currency = "USD"
         content.revenueMonthly = [
-            ["2026-10", "a", "USD", "2", "19980", "1", "9990", "9990", "5000", "0", "0"],
-            ["2026-10", "b", "USD", "1", "4990", "0", "0", "4990", "3493", "1", "1"],
-            ["2026-11", "a", "USD", "1", "9990", "0", "0", "9990", "6993", "0", "0"],
+            .init(
+                period: "2026-10", productId: "a", currency: "USD",
+                counts: .init(charges: 2, gross: 19980, refunded: 1, refunds: 9990, proceeds: 5000)),
+            .init(
+                period: "2026-10", productId: "b", currency: "USD",
+                counts: .init(charges: 1, gross: 4990, proceeds: 3493, unpriced: 1, unconverted: 1)),
+            .init(period: "2026-11", productId: "a", currency: "USD", counts: .init(charges: 1, gross: 9990, proceeds: 6993)),
         ]
         content.mrrMonthly = [
-            ["2026-10", "a", nil, "USD", "3", "30000", "10000", "0"], ["2026-10", "b", "MONTHLY", "USD", "1", "4990", "4990", "0"],
+            .init(
+                month: "2026-10", product: ProductPlan(productId: "a", billingPlanType: nil), currency: "USD",
+                counts: .init(activePaidEnd: 3, mrrEnd: 30000)),
+            .init(
+                month: "2026-10", product: ProductPlan(productId: "b", billingPlanType: "MONTHLY"), currency: "USD",
+                counts: .init(activePaidEnd: 1, mrrEnd: 4990)),
         ]
         content.ltvCohorts = [["2026-09", "a", "USD", "0", "2", "2", "19980", "9990"], ["2026-09", "a", "USD", "1", "2", "0", "0", nil]]
         let html = ReportPage.render(content)

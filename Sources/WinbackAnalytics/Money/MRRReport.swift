@@ -18,6 +18,44 @@ public struct MRRReport: Sendable {
         public var mrrEnd: Int64 = 0
         /// Those whose covering transaction has no price or currency.
         public var unpricedActive = 0
+
+        /// Counts from their values (all zero by default).
+        public init(activePaidEnd: Int = 0, mrrEnd: Int64 = 0, unpricedActive: Int = 0) {
+            self.activePaidEnd = activePaidEnd
+            self.mrrEnd = mrrEnd
+            self.unpricedActive = unpricedActive
+        }
+    }
+
+    /// A row of `mrr_monthly`: one month, product, plan and currency.
+    public struct Row: TableRow, Equatable {
+        /// `month`.
+        public var month: String
+        /// `product_id` and `billing_plan_type`.
+        public var product: ProductPlan
+        /// `currency`.
+        public var currency: String?
+        /// `active_paid_end`, `mrr_end`, `unpriced_active`.
+        public var counts: Counts
+
+        /// A row from its values.
+        public init(month: String, product: ProductPlan, currency: String?, counts: Counts) {
+            self.month = month
+            self.product = product
+            self.currency = currency
+            self.counts = counts
+        }
+
+        /// `arppu`: `mrr_end / active_paid_end`, milliunits, rounded half away from zero.
+        public var arppu: Int64 { MoneyMath.rounded(Int128(counts.mrrEnd), over: Int128(counts.activePaidEnd)) }
+
+        /// The CSV cells, in the schema's column order.
+        public var cells: [String?] {
+            [
+                month, product.productId, product.billingPlanType, currency, String(counts.activePaidEnd), String(counts.mrrEnd),
+                String(arppu), String(counts.unpricedActive),
+            ]
+        }
     }
 
     /// The months, oldest first (the last ends at `T`).
@@ -78,17 +116,15 @@ public struct MRRReport: Sendable {
     }
 
     /// The rows (month, product, plan, currency) with some active subscription, sorted by key.
-    public func rows() -> [[String?]] {
-        var rows: [[String?]] = []
+    public func rows() -> [Row] {
+        var rows: [Row] = []
         let order = table.orderedSlots
         for (index, period) in periods.enumerated() {
             for slot in order where table.cells[slot][index].activePaidEnd > 0 {
-                let counts = table.cells[slot][index]
-                rows.append([
-                    period.label, table.keys[slot].product.productId, table.keys[slot].product.billingPlanType, table.keys[slot].currency,
-                    String(counts.activePaidEnd), String(counts.mrrEnd),
-                    String(MoneyMath.rounded(Int128(counts.mrrEnd), over: Int128(counts.activePaidEnd))), String(counts.unpricedActive),
-                ])
+                rows.append(
+                    Row(
+                        month: period.label, product: table.keys[slot].product, currency: table.keys[slot].currency,
+                        counts: table.cells[slot][index]))
             }
         }
         return rows

@@ -30,7 +30,7 @@ public struct RevenueReport: Sendable {
         /// `gross − refunds`.
         public var net: Int64 { gross &- refunds }
         /// Counts from their values (all zero by default).
-        package init(
+        public init(
             charges: Int = 0, gross: Int64 = 0, refunded: Int = 0, refunds: Int64 = 0, proceeds: Int64 = 0, unpriced: Int = 0,
             unconverted: Int = 0
         ) {
@@ -43,7 +43,7 @@ public struct RevenueReport: Sendable {
             self.unconverted = unconverted
         }
 
-        package var isZero: Bool { charges == 0 && refunded == 0 && unpriced == 0 && unconverted == 0 }
+        var isZero: Bool { charges == 0 && refunded == 0 && unpriced == 0 && unconverted == 0 }
 
         /// Adds `other`'s counts and sums.
         public mutating func add(_ other: Counts) {
@@ -115,19 +115,44 @@ public struct RevenueReport: Sendable {
         }
     }
 
+    /// A row of `revenue_monthly` / `revenue_daily`: one period, product and currency.
+    public struct Row: TableRow, Equatable {
+        /// `month` or `day`.
+        public var period: String
+        /// `product_id`.
+        public var productId: String
+        /// `currency`: the reporting currency, else the transactions' own.
+        public var currency: String?
+        /// `charges` … `unconverted` (`net` is computed).
+        public var counts: Counts
+
+        /// A row from its values.
+        public init(period: String, productId: String, currency: String?, counts: Counts) {
+            self.period = period
+            self.productId = productId
+            self.currency = currency
+            self.counts = counts
+        }
+
+        /// The CSV cells, in the schema's column order.
+        public var cells: [String?] {
+            [
+                period, productId, currency, String(counts.charges), String(counts.gross), String(counts.refunded), String(counts.refunds),
+                String(counts.net), String(counts.proceeds), String(counts.unpriced), String(counts.unconverted),
+            ]
+        }
+    }
+
     /// The rows (period, product, currency) with some non-zero count, sorted by key.
-    public func rows() -> [[String?]] {
-        var rows: [[String?]] = []
+    public func rows() -> [Row] {
+        var rows: [Row] = []
         let order = table.orderedSlots
         for (index, period) in periods.enumerated() {
             for slot in order where !table.cells[slot][index].isZero {
-                let counts = table.cells[slot][index]
-                rows.append([
-                    period.label, table.keys[slot].product.productId, table.keys[slot].currency, String(counts.charges),
-                    String(counts.gross),
-                    String(counts.refunded), String(counts.refunds), String(counts.net), String(counts.proceeds), String(counts.unpriced),
-                    String(counts.unconverted),
-                ])
+                rows.append(
+                    Row(
+                        period: period.label, productId: table.keys[slot].product.productId, currency: table.keys[slot].currency,
+                        counts: table.cells[slot][index]))
             }
         }
         return rows
