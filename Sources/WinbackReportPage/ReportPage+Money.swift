@@ -92,15 +92,10 @@ extension ReportPage {
 
     /// LTV by month index for up to six cohorts with an eligible member, all products together.
     static func ltvChart(_ content: ReportPageContent, currency: String) -> String {
-        let table = ReportTable(.ltvCohorts, rows: content.ltvCohorts)
         var cells: [String: [Int: (eligible: Int, net: Int64)]] = [:]
-        for row in table.rows {
-            let cohort = table.text(row, "cohort_month") ?? ""
-            let index = table.integer(row, "month_index")
-            let cell = cells[cohort]?[index] ?? (0, 0)
-            cells[cohort, default: [:]][index] = (
-                cell.eligible + table.integer(row, "eligible"), cell.net + Int64(table.integer(row, "cumulative_net"))
-            )
+        for row in content.ltvCohorts {
+            let cell = cells[row.cohortMonth]?[row.monthIndex] ?? (0, 0)
+            cells[row.cohortMonth, default: [:]][row.monthIndex] = (cell.eligible + row.eligible, cell.net + row.cumulativeNet)
         }
         // Up to six cohorts spread over the data, the latest always among them.
         let all = cells.keys.filter { cells[$0]?[0].map { $0.eligible > 0 } ?? false }.sorted(by: CodePointOrder.less)

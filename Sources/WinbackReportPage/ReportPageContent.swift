@@ -52,7 +52,7 @@ public struct ReportPageContent: Sendable {
     /// Rows of `mrr_monthly.csv`.
     public var mrrMonthly: [MRRReport.Row] = []
     /// Rows of `ltv_cohorts.csv`.
-    public var ltvCohorts: [[String?]] = []
+    public var ltvCohorts: [LTVCohortsReport.Row] = []
     /// Rows of `campaign_outcomes.csv`.
     public var campaignOutcomes: [[String?]] = []
 

@@ -216,7 +216,10 @@ import WinbackTestSupport
                 month: "2026-10", product: ProductPlan(productId: "b", billingPlanType: "MONTHLY"), currency: "USD",
                 counts: .init(activePaidEnd: 1, mrrEnd: 4990)),
         ]
-        content.ltvCohorts = [["2026-09", "a", "USD", "0", "2", "2", "19980", "9990"], ["2026-09", "a", "USD", "1", "2", "0", "0", nil]]
+        content.ltvCohorts = [
+            .init(cohortMonth: "2026-09", productId: "a", currency: "USD", monthIndex: 0, cohortSize: 2, eligible: 2, cumulativeNet: 19980),
+            .init(cohortMonth: "2026-09", productId: "a", currency: "USD", monthIndex: 1, cohortSize: 2, eligible: 0, cumulativeNet: 0),
+        ]
         let html = ReportPage.render(content)
         let figures = [
             ("gross", "24970"), ("refunds", "9990"), ("net", "14980"), ("proceeds", "8493"), ("mrrEnd", "34990"), ("arppu", "8748"),

@@ -92,19 +92,59 @@ public struct LTVCohortsReport: Sendable {
         cohorts[key] = cohort
     }
 
+    /// A row of `ltv_cohorts`: one cohort month, product and currency at month index `k`.
+    public struct Row: TableRow, Equatable {
+        /// `cohort_month`.
+        public var cohortMonth: String
+        /// `product_id`.
+        public var productId: String
+        /// `currency`.
+        public var currency: String?
+        /// `month_index`: `k`.
+        public var monthIndex: Int
+        /// `cohort_size`.
+        public var cohortSize: Int
+        /// `eligible`: members whose month `k` had ended by `T`.
+        public var eligible: Int
+        /// `cumulative_net`: their net revenue to the end of month `k`, milliunits.
+        public var cumulativeNet: Int64
+
+        /// A row from its values.
+        public init(
+            cohortMonth: String, productId: String, currency: String?, monthIndex: Int, cohortSize: Int, eligible: Int, cumulativeNet: Int64
+        ) {
+            self.cohortMonth = cohortMonth
+            self.productId = productId
+            self.currency = currency
+            self.monthIndex = monthIndex
+            self.cohortSize = cohortSize
+            self.eligible = eligible
+            self.cumulativeNet = cumulativeNet
+        }
+
+        /// `ltv`: ``cumulativeNet`` per eligible member, milliunits rounded half away from zero; `nil` with none.
+        public var ltv: Int64? { eligible == 0 ? nil : MoneyMath.rounded(Int128(cumulativeNet), over: Int128(eligible)) }
+
+        /// The CSV cells, in the schema's column order.
+        public var cells: [String?] {
+            [
+                cohortMonth, productId, currency, String(monthIndex), String(cohortSize), String(eligible), String(cumulativeNet),
+                ltv.map { String($0) },
+            ]
+        }
+    }
+
     /// The rows (cohort month, product, currency, month index), sorted by key.
-    public func rows() -> [[String?]] {
+    public func rows() -> [Row] {
         let keys = cohorts.keys.sorted { a, b in a.month != b.month ? a.month < b.month : ProductCurrency.precedes(a.product, b.product) }
-        var rows: [[String?]] = []
+        var rows: [Row] = []
         for key in keys {
             guard let cohort = cohorts[key] else { continue }
             for k in 0...Self.maximumMonthIndex {
-                let eligible = cohort.eligible[k]
-                rows.append([
-                    months[key.month].label, key.product.product.productId, key.product.currency, String(k), String(cohort.size),
-                    String(eligible), String(cohort.net[k]),
-                    eligible == 0 ? nil : String(MoneyMath.rounded(Int128(cohort.net[k]), over: Int128(eligible))),
-                ])
+                rows.append(
+                    Row(
+                        cohortMonth: months[key.month].label, productId: key.product.product.productId, currency: key.product.currency,
+                        monthIndex: k, cohortSize: cohort.size, eligible: cohort.eligible[k], cumulativeNet: cohort.net[k]))
             }
         }
         return rows

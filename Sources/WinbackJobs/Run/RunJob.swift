@@ -158,7 +158,7 @@ public enum RunJob {
         try write(.revenueMonthly, reports.money.revenueMonthly.rows().lazy.map(\.cells))
         try write(.revenueDaily, reports.money.revenueDaily.rows().lazy.map(\.cells))
         try write(.mrrMonthly, reports.money.mrr.rows().lazy.map(\.cells))
-        try write(.ltvCohorts, reports.money.ltv.rows())
+        try write(.ltvCohorts, reports.money.ltv.rows().lazy.map(\.cells))
         try write(.campaignOutcomes, reports.campaignOutcomes)
         phase.advance(by: outputs.reduce(0) { $0 + $1.rows })
         phase.finish()
