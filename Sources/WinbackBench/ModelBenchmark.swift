@@ -96,13 +96,13 @@ public enum ModelBenchmark {
         let tables: [(ReportSchema, (ReportFileWriter) throws -> Void)] = [
             (
                 .subscriptions,
-                { writer in for timeline in model.timelines { try writer.write { SubscriptionsReport.append(timeline, to: &$0) } } }
+                { writer in for timeline in model.timelines { try writer.write(SubscriptionsReport.Row(timeline)) } }
             ),
-            (.churnMonthly, { writer in for row in reports.churnMonthlyRows { try writer.write(row: row.cells) } }),
-            (.churnDaily, { writer in for row in reports.churnDailyRows { try writer.write(row: row.cells) } }),
-            (.expirationReasons, { writer in for row in reports.expirationReasons { try writer.write(row: row.cells) } }),
-            (.offerUsage, { writer in for row in reports.offerUsage { try writer.write(row: row.cells) } }),
-            (.retentionCohorts, { writer in for row in reports.retentionCohorts { try writer.write(row: row.cells) } }),
+            (.churnMonthly, { writer in for row in reports.churnMonthlyRows { try writer.write(row) } }),
+            (.churnDaily, { writer in for row in reports.churnDailyRows { try writer.write(row) } }),
+            (.expirationReasons, { writer in for row in reports.expirationReasons { try writer.write(row) } }),
+            (.offerUsage, { writer in for row in reports.offerUsage { try writer.write(row) } }),
+            (.retentionCohorts, { writer in for row in reports.retentionCohorts { try writer.write(row) } }),
         ]
         for (schema, write) in tables {
             let elapsed = try seconds {

@@ -35,7 +35,8 @@ public enum SigningBenchmark {
                 StoredSelection(
                     campaignId: campaign.id, accountKey: account.accountKey, asOf: "2026-11-19",
                     originalTransactionId: account.originalTransactionId,
-                    variant: "treatment", nonce: offer?.nonce, timestampMilliseconds: offer?.timestamp, row: CSVFormat.line(account.row),
+                    variant: "treatment", nonce: offer?.nonce, timestampMilliseconds: offer?.timestamp,
+                    row: CSVFormat.line(account.row.cells),
                     payload: offer?.line))
         }
         let signed = DispatchTime.now().uptimeNanoseconds

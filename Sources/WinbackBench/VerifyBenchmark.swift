@@ -44,7 +44,7 @@ public enum VerifyBenchmark {
             let start = DispatchTime.now().uptimeNanoseconds
             let chunk = (records.count + workers - 1) / workers
             let clock = SignatureClock()
-            let counts = await withTaskGroup(of: (Int, SignatureClock).self) { group in
+            let counts = await withTaskGroup(of: (Int, WorkerCache?).self) { group in
                 for worker in 0..<workers {
                     let slice = texts[min(texts.count, worker * chunk)..<min(texts.count, (worker + 1) * chunk)]
                     group.addTask {
@@ -63,13 +63,13 @@ public enum VerifyBenchmark {
                                 accepted += 1
                             }
                         }
-                        return (accepted, cache?.scratch.clock ?? SignatureClock())
+                        return (accepted, cache)
                     }
                 }
                 var accepted = 0
-                for await (count, laneClock) in group {
+                for await (count, cache) in group {
                     accepted += count
-                    clock.add(laneClock)
+                    if let cache { clock.add(cache.scratch.clock) }
                 }
                 return accepted
             }

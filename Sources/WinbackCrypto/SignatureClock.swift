@@ -15,7 +15,7 @@
 /// clock, measured once per clock, is subtracted.
 /// Not thread-safe: one worker's ``VerifierScratch`` owns one (and, like the scratch, its counters skip the runtime
 /// exclusivity check).
-public final class SignatureClock: @unchecked Sendable {
+public final class SignatureClock {
     /// Every signature check this clock saw: each record whose signing input was hashed, whether its
     /// header was cached (the sampled path) or new (counted, never timed), and whether it then passed.
     @exclusivity(unchecked) public private(set) var checks = 0

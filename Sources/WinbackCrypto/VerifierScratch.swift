@@ -8,7 +8,7 @@ import Crypto
 /// their cache lines moved between the cores on every record; a worker's copies are equal to the shared
 /// entries and touched by one core. Not thread-safe: one task uses a scratch at a time, which is why its
 /// fields skip the runtime exclusivity check (its thread-local access set is a cost on every record).
-public final class VerifierScratch: @unchecked Sendable {
+public final class VerifierScratch {
     @exclusivity(unchecked) private var headerEntries = HeaderEntries(capacity: 64)
     /// Samples this worker's signature checks.
     public let clock = SignatureClock()

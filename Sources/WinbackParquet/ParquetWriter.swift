@@ -93,6 +93,62 @@ public final class ParquetWriter {
         if rowsInGroup >= rowGroupRows { try flushRowGroup() }
     }
 
+    /// The column the next cell of the row being appended one cell at a time goes to (``appendNullCell()`` …
+    /// ``endRow()``).
+    private var cellColumn = 0
+    /// The first cell of that row its column refused.
+    private var cellFailure: Failure?
+
+    private func cell(_ append: (inout ColumnBuffer) -> Bool, _ kind: @autoclosure () -> String) {
+        if cellColumn < columns.count {
+            if !append(&buffers[cellColumn]), cellFailure == nil {
+                cellFailure = Failure(description: "column \(columns[cellColumn].name): a value of the wrong kind (\(kind()))")
+            }
+        } else if cellFailure == nil {
+            cellFailure = Failure(description: "a value past the last column (\(kind()))")
+        }
+        cellColumn += 1
+    }
+
+    /// The row's next cell, a null (cells go in column order; ``endRow()`` ends the row).
+    public func appendNullCell() {
+        cell(
+            {
+                $0.appendNull(); return true
+            }, "null")
+    }
+
+    /// The row's next cell: an INT64, a decimal's unscaled value, a timestamp's milliseconds or a date's days.
+    public func appendIntegerCell(_ value: Int64) {
+        cell({ $0.appendInteger(value) }, "integer \(value)")
+    }
+
+    /// The row's next cell: a string's UTF-8 bytes.
+    public func appendBytesCell(_ value: UnsafeRawBufferPointer) {
+        cell({ $0.appendBytes(value) }, "\(value.count) bytes")
+    }
+
+    /// The row's next cell: a BOOLEAN.
+    public func appendBooleanCell(_ value: Bool) {
+        cell({ $0.appendBoolean(value) }, "boolean \(value)")
+    }
+
+    /// Ends the row whose cells were appended one at a time; throws when a cell was of the wrong kind or the
+    /// row has not one cell per column (the table is then abandoned: a row may be half in).
+    public func endRow() throws {
+        defer {
+            cellColumn = 0
+            cellFailure = nil
+        }
+        if let cellFailure { throw cellFailure }
+        guard cellColumn == columns.count else {
+            throw Failure(description: "a row of \(cellColumn) values for \(columns.count) columns")
+        }
+        rows += 1
+        rowsInGroup += 1
+        if rowsInGroup >= rowGroupRows { try flushRowGroup() }
+    }
+
     /// Appends `count` rows given column by column, the fast path for a table converted a chunk of rows at a
     /// time: `fill(column, rows, &values)` appends to column `column`'s `values` one value for each row of
     /// `rows` (a range of `0..<count`), and is called for every column once per row group the rows fall in.

@@ -1,3 +1,5 @@
+import WinbackAnalytics
+
 /// Number formatting and axis scales for the report page's charts (no Foundation formatters, so the page
 /// is byte-identical on every machine).
 enum ChartNumber {
@@ -29,10 +31,10 @@ enum ChartNumber {
     /// A rate in [0, 1] as a percentage with one decimal: `percent(0.1234)` is `"12.3 %"`.
     static func percent(_ rate: Double) -> String { fixed(rate * 100, 1) + " %" }
 
-    /// A CSV rate (`"0.123456"`) as a percentage, or `"–"` when the rate is empty.
-    static func percent(csv rate: String?) -> String {
-        guard let rate, let value = Double(rate) else { return "–" }
-        return percent(value)
+    /// A rate in millionths as a percentage, or `"–"` when there is none.
+    static func percent(millionths rate: Int64?) -> String {
+        guard let rate else { return "–" }
+        return percent(RateFormat.value(millionths: rate))
     }
 
     /// A rounded axis maximum at or above `value` and its tick step (1, 2, 2.5 or 5 × 10ⁿ, about four

@@ -1,3 +1,5 @@
+import WinbackAnalytics
+
 /// A data table on the report page. Every numeric cell carries the exact report value in `data-value`
 /// (the CSV or summary text) next to its display text, so tests and scripts can check the page against
 /// the files.
@@ -13,8 +15,11 @@ struct HTMLTable {
         static func count(_ value: Int, column: String) -> Cell {
             Cell(display: ChartNumber.grouped(value), column: column, value: String(value))
         }
-        static func rate(_ csv: String?, column: String) -> Cell {
-            Cell(display: ChartNumber.percent(csv: csv), column: column, value: csv ?? "")
+        /// A rate cell from its millionths (`nil`: empty, shown as "–").
+        static func rate(_ millionths: Int64?, column: String) -> Cell {
+            Cell(
+                display: ChartNumber.percent(millionths: millionths), column: column,
+                value: millionths.map(RateFormat.text(millionths:)) ?? "")
         }
     }
 

@@ -68,7 +68,7 @@ extension ReportPage {
                 rows: content.subscriptionsByStatus.map { entry in
                     [
                         .label(entry.status, column: "status"), .count(entry.count, column: entry.status),
-                        .rate(RateFormat.format(entry.count, statusTotal), column: "share"),
+                        .rate(RateFormat.millionths(entry.count, statusTotal), column: "share"),
                     ]
                 },
                 footnote:
@@ -154,7 +154,9 @@ extension ReportPage {
             "Churned in \(content.lastFullMonth)", display: ChartNumber.grouped(last.churned), column: "churned",
             value: String(last.churned))
         html += figure(
-            "Churn rate, \(content.lastFullMonth)", display: ChartNumber.percent(csv: rate), column: "churnRate", value: rate ?? "")
+            "Churn rate, \(content.lastFullMonth)",
+            display: ChartNumber.percent(millionths: RateFormat.millionths(last.churned, last.activeStart)), column: "churnRate",
+            value: rate ?? "")
         html += "</div>"
         html += ChartSeries.legend(series) + chart.rendered(label: "Monthly churn rate stacked by lapse reason")
         html += paragraph(
@@ -169,7 +171,7 @@ extension ReportPage {
                         .label(month, column: "month"), .count(entry.activeStart, column: "active_start"),
                         .count(entry.activeEnd, column: "active_end"), .count(entry.new, column: "new"),
                         .count(entry.reactivated, column: "reactivated"), .count(entry.churned, column: "churned"),
-                        .rate(RateFormat.format(entry.churned, entry.activeStart), column: "churn_rate"),
+                        .rate(RateFormat.millionths(entry.churned, entry.activeStart), column: "churn_rate"),
                     ]
                 },
                 footnote: content.months.count > recent.count
@@ -218,7 +220,7 @@ extension ReportPage {
                 rows: shown.map { row -> [HTMLTable.Cell] in
                     [
                         .label(row.productId ?? "", column: "product_id"), .label(row.lapseReason ?? "", column: "lapse_reason"),
-                        .label(row.expirationIntent ?? "–", column: "expiration_intent"),
+                        .label(row.expirationIntent.map { String($0) } ?? "–", column: "expiration_intent"),
                         .count(row.subscriptions, column: "subscriptions"), .rate(row.share, column: "share"),
                     ]
                 },
@@ -229,13 +231,13 @@ extension ReportPage {
 
     // MARK: Offers
 
-    static func offerTypeName(_ raw: String?) -> String {
+    static func offerTypeName(_ raw: Int64?) -> String {
         switch raw {
-        case "1"?: return "introductory"
-        case "2"?: return "promotional"
-        case "3"?: return "offer code"
-        case "4"?: return "win-back"
-        case "5"?: return "retention"
+        case 1?: return "introductory"
+        case 2?: return "promotional"
+        case 3?: return "offer code"
+        case 4?: return "win-back"
+        case 5?: return "retention"
         case let other?: return "type \(other)"
         case nil: return "unknown type"
         }
@@ -251,7 +253,7 @@ extension ReportPage {
         let label = { (row: OfferUsageReport.Row) -> String in
             [offerTypeName(row.offerType), row.offerIdentifier, row.offerPeriod].compactMap { $0 }.joined(separator: " · ")
         }
-        let types = ["1", "2", "3", "4"]
+        let types: [Int64] = [1, 2, 3, 4]
         var series = types.enumerated().map { index, type in
             ChartSeries(
                 name: offerTypeName(type), color: ChartPalette.category(index),
@@ -260,7 +262,7 @@ extension ReportPage {
         series.append(
             ChartSeries(
                 name: "other types", color: ChartPalette.category(7),
-                values: shown.map { row in types.contains(row.offerType ?? "") ? nil : Double(row.redemptions) }))
+                values: shown.map { row in types.contains(row.offerType ?? 0) ? nil : Double(row.redemptions) }))
         series = series.filter { $0.values.contains { $0 != nil } }
         let redemptions = rows.reduce(0) { $0 + $1.redemptions }
         let converted = rows.reduce(0) { $0 + $1.converted }
@@ -269,14 +271,14 @@ extension ReportPage {
         html += figure("Offer redemptions", display: ChartNumber.grouped(redemptions), column: "redemptions", value: String(redemptions))
         html += figure("Converted to paid", display: ChartNumber.grouped(converted), column: "converted", value: String(converted))
         html += figure(
-            "Conversion of completed offers", display: ChartNumber.percent(csv: RateFormat.format(converted, completed)),
+            "Conversion of completed offers", display: ChartNumber.percent(millionths: RateFormat.millionths(converted, completed)),
             column: "conversion_rate",
             value: RateFormat.format(converted, completed) ?? "")
         html += "</div>" + ChartSeries.legend(series)
         html += HorizontalBarChart(
             categories: shown.map(label), series: series, xTitle: "Redemptions (after each bar: conversion rate of completed offers)",
             yTitle: "Offer",
-            notes: shown.map { "conv. " + ChartNumber.percent(csv: $0.conversionRate) }
+            notes: shown.map { "conv. " + ChartNumber.percent(millionths: $0.conversionRate) }
         ).rendered(label: "Offer redemptions per offer, sorted by redemptions")
         html +=
             HTMLTable(
@@ -394,7 +396,8 @@ extension ReportPage {
         let counts = content.counts
         var html = "<div class=\"callout\">"
         html += figure(
-            "Reject rate", display: ChartNumber.percent(csv: RateFormat.format(counts.rejected, counts.read) ?? "0"), column: "rejectRate",
+            "Reject rate", display: ChartNumber.percent(millionths: RateFormat.millionths(counts.rejected, counts.read) ?? 0),
+            column: "rejectRate",
             value: RateFormat.format(counts.rejected, counts.read) ?? "0.000000")
         html += "</div>"
         let figures: [(String, String, Int)] = [

@@ -54,7 +54,7 @@ public struct ReportPageContent: Sendable {
     /// Rows of `ltv_cohorts.csv`.
     public var ltvCohorts: [LTVCohortsReport.Row] = []
     /// Rows of `campaign_outcomes.csv`.
-    public var campaignOutcomes: [[String?]] = []
+    public var campaignOutcomes: [CampaignOutcomesReport.Row] = []
 
     /// The content of one page; `freshness` adds the stale banner when the data is stale.
     public init(

@@ -7,7 +7,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract:
-            "Benchmarks: the model and each report writer on simulated transactions, offer signing, gzip, Parquet, or the ES256 ceiling.",
+            "Benchmarks: the model and each report writer on simulated transactions, offer signing, gzip, or the ES256 ceiling.",
         discussion: "End to end at scale: Benchmarks/scale-run.sh (see README)."
     )
 
@@ -26,13 +26,6 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Instead of the model: deflate (levels 6 and 1) and inflate this many MB of report-like CSV on one core.")
     var gzip: Int?
 
-    @Option(
-        name: .long,
-        help:
-            "Instead of the model: for each table of a published day directory, deflating its CSV against writing its Parquet, on one core."
-    )
-    var parquet: String?
-
     @Option(name: .long, help: "Seed of the simulation.")
     var seed: UInt64 = 42
 
@@ -45,8 +38,6 @@ struct BenchCommand: AsyncParsableCommand {
             defer { if out == nil { try? FileManager.default.removeItem(atPath: directory) } }
             if let verify {
                 CommandSupport.writeStdout(try await VerifyBenchmark.run(records: verify, seed: seed))
-            } else if let parquet {
-                for line in try ParquetBenchmark.run(day: parquet, directory: directory) { CommandSupport.writeStdout(line) }
             } else if let gzip {
                 CommandSupport.writeStdout(try GzipBenchmark.run(megabytes: gzip))
             } else if let es256 {

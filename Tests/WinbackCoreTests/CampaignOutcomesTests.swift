@@ -74,7 +74,7 @@ import WinbackCore
         let context = MoneyContext(settings: settings, rates: ExchangeRates(reportingCurrency: "USD", rows: []))
         let rows = CampaignOutcomesReport.rows(
             [Self.cohort], timelines: Self.timelines(), asOf: Self.day("2026-04-01"), context: context
-        ).map { HandCheckedReportTests.csv([$0])[0] }
+        ).map { HandCheckedReportTests.csv([$0.cells])[0] }
         // 7 days: 1 of 3 against 0 of 3; 30 days: 2 of 3 against 0 of 3 (intervals as Newcombe's method 10
         // gives them). Net: h1's refund of Mar 10 falls in the 30-day window only; h2's instalment is revenue
         // though not a conversion.
@@ -93,7 +93,7 @@ import WinbackCore
         var cohort = Self.cohort
         cohort.members.removeAll { $0.variant == .holdout }
         let rows = CampaignOutcomesReport.rows([cohort], timelines: Self.timelines(), asOf: Self.day("2026-04-01"), context: .unconverted)
-        let first = rows.first ?? []
+        let first = rows.first?.cells ?? []
         #expect(first.count == ReportSchema.campaignOutcomes.columns.count)
         #expect(Array(first[10...19]) == ["0", "0", "0", nil, nil, nil, nil, nil, nil, nil])
     }
@@ -119,6 +119,6 @@ import WinbackCore
             [cohort], timelines: Dictionary(uniqueKeysWithValues: model.timelines.map { ($0.originalTransactionId, $0) }),
             asOf: Self.day("2026-04-01"), context: .unconverted)
         let treatmentRedeemed = ReportSchema.campaignOutcomes.columns.firstIndex { $0.name == "treatment_redeemed" } ?? 0
-        #expect(rows.first?[treatmentRedeemed] == redeemed)
+        #expect(rows.first?.cells[treatmentRedeemed] == redeemed)
     }
 }

@@ -75,7 +75,7 @@ import WinbackCrypto
         let (timelines, asOf) = try Self.timelines()
         let selected = Self.selector.select(Self.winBack { _ in }, timelines: timelines, asOf: asOf, coolingDown: [])
         #expect(
-            selected.first { $0.accountKey == "3" }?.row == [
+            selected.first { $0.accountKey == "3" }?.row.cells == [
                 "wb", "3", "3", "treatment", "win_back", "m", "wb.offer", "59", "24", nil, "voluntary",
             ])
     }

@@ -29,7 +29,7 @@ import WinbackAppStore
         let model = SubscriptionModel(transactions: transactions, renewals: renewals, asOf: calendar.asOf, gracePeriodDays: 28)
         #expect(!model.timelines.isEmpty)
         for timeline in model.timelines {
-            let row = SubscriptionsReport.row(timeline)
+            let row = SubscriptionsReport.Row(timeline).cells
             #expect(row.count == ReportSchema.subscriptions.columns.count)
             for instant in timeline.spans.flatMap({ [$0.start, $0.end] }) {
                 #expect(FieldValue.instantRange.contains(instant))

@@ -141,16 +141,16 @@ import WinbackAppStore
         #expect(timelines.count == 14)
         for timeline in timelines {
             var written: [UInt8] = [7]
-            SubscriptionsReport.append(timeline, to: &written)
+            CSVRowFields.append(SubscriptionsReport.Row(timeline), to: &written)
             var expected: [UInt8] = [7]
-            CSVFormat.append(SubscriptionsReport.row(timeline), to: &expected)
+            CSVFormat.append(SubscriptionsReport.Row(timeline).cells, to: &expected)
             #expect(String(decoding: written, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
         }
     }
 
     @Test func subscriptionRowsForTheEdgeCases() throws {
         let (model, _) = try Self.model()
-        let rows = Dictionary(uniqueKeysWithValues: model.timelines.map { ($0.originalTransactionId, SubscriptionsReport.row($0)) })
+        let rows = Dictionary(uniqueKeysWithValues: model.timelines.map { ($0.originalTransactionId, SubscriptionsReport.Row($0).cells) })
         // expiresDate exactly at T: not active, no lapse before T, lapsed_at = T.
         #expect(rows["10"]?[7] == "expired")
         #expect(rows["10"]?[11] == "2026-04-01T00:00:00.000Z")
@@ -216,7 +216,7 @@ import WinbackAppStore
                 "2026-01,a,MONTHLY,1,1,1,1,1.000000", "2026-01,a,MONTHLY,2,1,1,1,1.000000",
             ])
         let columns = ReportSchema.subscriptions.columns.map(\.name)
-        let rows = Dictionary(uniqueKeysWithValues: model.timelines.map { ($0.originalTransactionId, SubscriptionsReport.row($0)) })
+        let rows = Dictionary(uniqueKeysWithValues: model.timelines.map { ($0.originalTransactionId, SubscriptionsReport.Row($0).cells) })
         func values(_ id: String) -> [String?] {
             let row = rows[id] ?? []
             return [

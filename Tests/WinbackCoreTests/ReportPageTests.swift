@@ -2,6 +2,7 @@ import Testing
 import WinbackTestSupport
 
 @testable import WinbackAnalytics
+@testable import WinbackCore
 @testable import WinbackReportPage
 
 @Suite struct ReportPageTests {
@@ -39,9 +40,9 @@ import WinbackTestSupport
         for index in 0..<products {
             let product = index == 0 ? productId : "product.\(index)"
             expiration.append(
-                .init(productId: product, lapseReason: "voluntary", expirationIntent: "1", subscriptions: 6, productSubscriptions: 10))
+                .init(productId: product, lapseReason: "voluntary", expirationIntent: 1, subscriptions: 6, productSubscriptions: 10))
             expiration.append(
-                .init(productId: product, lapseReason: "billing_error", expirationIntent: "2", subscriptions: 4, productSubscriptions: 10))
+                .init(productId: product, lapseReason: "billing_error", expirationIntent: 2, subscriptions: 4, productSubscriptions: 10))
         }
         let retention = (0..<cohorts).flatMap { cohort -> [RetentionCohortsReport.Row] in
             let month = "20\(20 + cohort / 12)-" + (cohort % 12 < 9 ? "0" : "") + String(cohort % 12 + 1)
@@ -59,11 +60,11 @@ import WinbackTestSupport
             expirationReasons: expiration,
             offerUsage: offers ?? [
                 .init(
-                    offerType: "1", offerIdentifier: nil, offerDiscountType: "FREE_TRIAL", offerPeriod: "P1W", redemptions: 40,
+                    offerType: 1, offerIdentifier: nil, offerDiscountType: "FREE_TRIAL", offerPeriod: "P1W", redemptions: 40,
                     activeInOffer: 2,
                     completed: 38, converted: 19, refunded: 1),
                 .init(
-                    offerType: "2", offerIdentifier: "promo.1", offerDiscountType: "PAY_AS_YOU_GO", offerPeriod: "P1M", redemptions: 55,
+                    offerType: 2, offerIdentifier: "promo.1", offerDiscountType: "PAY_AS_YOU_GO", offerPeriod: "P1M", redemptions: 55,
                     activeInOffer: 5, completed: 50, converted: 40, refunded: 0),
             ],
             retentionCohorts: retention,
@@ -161,7 +162,7 @@ import WinbackTestSupport
     @Test func largeRunsStayBounded() throws {
         let offers = (0..<500).map { index in
             OfferUsageReport.Row(
-                offerType: "2", offerIdentifier: "promo.\(index)", offerDiscountType: "PAY_AS_YOU_GO", offerPeriod: "P1M",
+                offerType: 2, offerIdentifier: "promo.\(index)", offerDiscountType: "PAY_AS_YOU_GO", offerPeriod: "P1M",
                 redemptions: index,
                 activeInOffer: 0, completed: 0, converted: 0, refunded: 0)
         }
@@ -236,11 +237,21 @@ import WinbackTestSupport
     @Test func outcomesSayWhatTheLiftMeans() {
         var content = Self.content()
         #expect(ReportPage.render(content).contains("No earlier selection to measure yet"))
+        func millionths(_ text: String?) -> Int64? { text.flatMap(Double.init).map { Int64(($0 * 1_000_000).rounded()) } }
         func row(
             _ campaign: String, _ day: String?, _ window: String, _ t: (String, String), _ h: (String, String), _ lift: [String?],
             _ sequence: [String?] = [nil, nil, nil, nil]
-        ) -> [String?] {
-            [campaign, day, window, "win_back", "wb", "true", t.0, "0", t.1, nil, h.0, "0", h.1, nil] + lift + sequence + [nil, nil, nil]
+        ) -> CampaignOutcomesReport.Row {
+            var row = CampaignOutcomesReport.Row(
+                campaignId: campaign, selectedOn: day, windowDays: Int64(window) ?? 0, audience: "win_back", offerIdentifier: "wb",
+                mature: true, treatment: .init(accounts: Int(t.0) ?? 0, converted: Int(t.1) ?? 0),
+                holdout: .init(accounts: Int(h.0) ?? 0, converted: Int(h.1) ?? 0), currency: nil)
+            row.lift = millionths(lift[0])
+            if let low = millionths(lift[1]), let high = millionths(lift[2]) { row.liftInterval = (low, high) }
+            if let low = millionths(sequence[0]), let high = millionths(sequence[1]) { row.sequence = (low, high) }
+            row.pAlwaysValid = millionths(sequence[2])
+            row.srmP = millionths(sequence[3])
+            return row
         }
         let aSequence = ["0.010000", "0.390000", "0.020000", "0.500000"]
         let bSequence = ["-0.400000", "0.600000", "1.000000", "0.000200"]

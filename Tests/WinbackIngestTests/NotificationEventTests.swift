@@ -118,7 +118,7 @@ import WinbackIngest
             asOf: calendar.asOf, gracePeriodDays: 0)
         model.attach(example.events)
         #expect(model.timelines.first?.autoRenewDisabledAt == example.expected)
-        let row = SubscriptionsReport.row(try #require(model.timelines.first))
+        let row = SubscriptionsReport.Row(try #require(model.timelines.first)).cells
         #expect((row.last ?? nil) == example.expected.map { InstantFormat.iso8601(milliseconds: $0) })
 
         // Nine whole days from the 10th (12:00) to T (the 20th): within 9, not within 8.

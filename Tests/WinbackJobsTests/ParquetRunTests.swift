@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WinbackAnalytics
 import WinbackAppStore
 import WinbackTestSupport
 
@@ -56,11 +57,15 @@ import WinbackTestSupport
         #expect(result.firstErrorLine.contains("report.formats"), "\(result.stderr)")
     }
 
+    /// A rate travels as its millionths: the CSV text and the Parquet DECIMAL(18, 6) both come from them.
     @Test(arguments: [
-        ("0.123456", Int64(123_456)), ("-0.000001", -1), ("1.000000", 1_000_000), ("-1.5", -1_500_000), ("0.1234567", nil),
-        ("abc", nil),
+        (1, 3, Int64(333_333), "0.333333"), (2, 3, 666_667, "0.666667"), (-1, 1_000_000, -1, "-0.000001"), (3, 2, 1_500_000, "1.500000"),
+        (-3, 2, -1_500_000, "-1.500000"), (0, 7, 0, "0.000000"),
     ])
-    func ratesBecomeUnscaledDecimals(_ text: String, _ expected: Int64?) {
-        #expect(ParquetTables.decimal(text, scale: 6) == expected)
+    func ratesAreMillionths(_ numerator: Int, _ denominator: Int, _ millionths: Int64, _ text: String) {
+        #expect(RateFormat.millionths(numerator, denominator) == millionths)
+        #expect(RateFormat.text(millionths: millionths) == text)
+        #expect(RateFormat.format(numerator, denominator) == text)
+        #expect(RateFormat.millionths(1, 0) == nil)
     }
 }

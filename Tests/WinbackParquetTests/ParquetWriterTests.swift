@@ -102,6 +102,37 @@ import Testing
         }
     }
 
+    /// Cells appended one at a time and ended with `endRow()` (the path typed table rows take) make the same
+    /// file as rows of values; a wrong kind, too few or too many cells are refused at the row's end.
+    @Test func cellsEndedByEndRowEqualRowsOfValues() throws {
+        var bytes: [UInt8] = []
+        let writer = try ParquetWriter(columns: Self.columns) { bytes += $0 }
+        for row in Self.rows {
+            for value in row {
+                switch value {
+                case nil: writer.appendNullCell()
+                case .integer(let integer)?: writer.appendIntegerCell(integer)
+                case .bytes(let text)?: text.withUnsafeBytes { writer.appendBytesCell($0) }
+                case .boolean(let flag)?: writer.appendBooleanCell(flag)
+                }
+            }
+            try writer.endRow()
+        }
+        _ = try writer.finish()
+        #expect(bytes == (try Self.write(Self.rows)))
+
+        let single = try ParquetWriter(columns: [.init(name: "n", type: .int64)]) { _ in }
+        single.appendBooleanCell(true)
+        #expect(throws: ParquetWriter.Failure.self) { try single.endRow() }
+        #expect(throws: ParquetWriter.Failure.self) { try single.endRow() }  // no cell
+        single.appendIntegerCell(1)
+        single.appendNullCell()
+        #expect(throws: ParquetWriter.Failure.self) { try single.endRow() }  // one past the last column
+        single.appendIntegerCell(2)
+        try single.endRow()
+        #expect(single.rows == 1)
+    }
+
     /// Rows given cell by cell (the converter's path) make the same file as rows of values.
     @Test func rowsCellByCellEqualRowsOfValues() throws {
         var bytes: [UInt8] = []

@@ -125,12 +125,14 @@ public struct LTVCohortsReport: Sendable {
         /// `ltv`: ``cumulativeNet`` per eligible member, milliunits rounded half away from zero; `nil` with none.
         public var ltv: Int64? { eligible == 0 ? nil : MoneyMath.rounded(Int128(cumulativeNet), over: Int128(eligible)) }
 
-        /// The CSV cells, in the schema's column order.
-        public var cells: [String?] {
-            [
-                cohortMonth, productId, currency, String(monthIndex), String(cohortSize), String(eligible), String(cumulativeNet),
-                ltv.map { String($0) },
-            ]
+        /// Hands the row's values to `fields`, in the schema's column order.
+        public func write(to fields: inout some RowFields) {
+            fields.text(cohortMonth)
+            fields.text(productId)
+            fields.text(currency)
+            for count in [monthIndex, cohortSize, eligible] { fields.integer(Int64(count)) }
+            fields.money(cumulativeNet)
+            fields.money(ltv)
         }
     }
 

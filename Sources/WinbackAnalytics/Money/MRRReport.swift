@@ -49,12 +49,16 @@ public struct MRRReport: Sendable {
         /// `arppu`: `mrr_end / active_paid_end`, milliunits, rounded half away from zero.
         public var arppu: Int64 { MoneyMath.rounded(Int128(counts.mrrEnd), over: Int128(counts.activePaidEnd)) }
 
-        /// The CSV cells, in the schema's column order.
-        public var cells: [String?] {
-            [
-                month, product.productId, product.billingPlanType, currency, String(counts.activePaidEnd), String(counts.mrrEnd),
-                String(arppu), String(counts.unpricedActive),
-            ]
+        /// Hands the row's values to `fields`, in the schema's column order.
+        public func write(to fields: inout some RowFields) {
+            fields.text(month)
+            fields.text(product.productId)
+            fields.text(product.billingPlanType)
+            fields.text(currency)
+            fields.integer(Int64(counts.activePaidEnd))
+            fields.money(counts.mrrEnd)
+            fields.money(arppu)
+            fields.integer(Int64(counts.unpricedActive))
         }
     }
 

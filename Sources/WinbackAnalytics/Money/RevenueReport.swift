@@ -134,12 +134,19 @@ public struct RevenueReport: Sendable {
             self.counts = counts
         }
 
-        /// The CSV cells, in the schema's column order.
-        public var cells: [String?] {
-            [
-                period, productId, currency, String(counts.charges), String(counts.gross), String(counts.refunded), String(counts.refunds),
-                String(counts.net), String(counts.proceeds), String(counts.unpriced), String(counts.unconverted),
-            ]
+        /// Hands the row's values to `fields`, in the schema's column order (`month` is text, `day` a date).
+        public func write(to fields: inout some RowFields) {
+            if period.utf8.count == 10 { fields.date(label: period) } else { fields.text(period) }
+            fields.text(productId)
+            fields.text(currency)
+            fields.integer(Int64(counts.charges))
+            fields.money(counts.gross)
+            fields.integer(Int64(counts.refunded))
+            fields.money(counts.refunds)
+            fields.money(counts.net)
+            fields.money(counts.proceeds)
+            fields.integer(Int64(counts.unpriced))
+            fields.integer(Int64(counts.unconverted))
         }
     }
 

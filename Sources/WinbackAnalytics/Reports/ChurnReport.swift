@@ -63,15 +63,20 @@ public struct ChurnReport: Sendable {
             self.counts = counts
         }
 
-        /// `churn_rate`: `churned` over `active_start`, 6 decimals.
-        public var churnRate: String? { RateFormat.format(counts.churned, counts.activeStart) }
+        /// `churn_rate`: `churned` over `active_start`, in millionths.
+        public var churnRate: Int64? { RateFormat.millionths(counts.churned, counts.activeStart) }
 
-        /// The CSV cells, in the schema's column order.
-        public var cells: [String?] {
-            [
-                period, product.productId, product.billingPlanType, subscriptionGroupId, String(counts.activeStart),
-                String(counts.activeEnd), String(counts.new), String(counts.reactivated), String(counts.churned),
-            ] + ChurnReport.reasonColumns.map { String(counts.byReason[$0] ?? 0) } + [churnRate]
+        /// Hands the row's values to `fields`, in the schema's column order (`month` is text, `day` a date).
+        public func write(to fields: inout some RowFields) {
+            if period.utf8.count == 10 { fields.date(label: period) } else { fields.text(period) }
+            fields.text(product.productId)
+            fields.text(product.billingPlanType)
+            fields.text(subscriptionGroupId)
+            for count in [counts.activeStart, counts.activeEnd, counts.new, counts.reactivated, counts.churned] {
+                fields.integer(Int64(count))
+            }
+            for reason in ChurnReport.reasonColumns { fields.integer(Int64(counts.byReason[reason] ?? 0)) }
+            fields.rate(churnRate)
         }
     }
 

@@ -26,8 +26,13 @@ public enum EventsDailyReport {
             self.notifications = notifications
         }
 
-        /// The CSV cells, in the schema's column order.
-        public var cells: [String?] { [day, notificationType, subtype, String(notifications)] }
+        /// Hands the row's values to `fields`, in the schema's column order.
+        public func write(to fields: inout some RowFields) {
+            fields.date(label: day)
+            fields.text(notificationType)
+            fields.text(subtype)
+            fields.integer(Int64(notifications))
+        }
     }
 
     /// The days a row may fall on: the 90 ending with the as-of date.

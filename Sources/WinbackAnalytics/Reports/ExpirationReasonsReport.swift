@@ -9,14 +9,14 @@ public enum ExpirationReasonsReport {
         /// `lapse_reason`: the final lapse's reason (``LapseReason`` raw value).
         public var lapseReason: String?
         /// `expiration_intent`: `R`'s raw `expirationIntent`.
-        public var expirationIntent: String?
+        public var expirationIntent: Int64?
         /// `subscriptions`.
         public var subscriptions: Int
         /// Expired or revoked subscriptions of the product (`share`'s denominator).
         public var productSubscriptions: Int
 
         /// A row from its values.
-        public init(productId: String?, lapseReason: String?, expirationIntent: String?, subscriptions: Int, productSubscriptions: Int) {
+        public init(productId: String?, lapseReason: String?, expirationIntent: Int64?, subscriptions: Int, productSubscriptions: Int) {
             self.productId = productId
             self.lapseReason = lapseReason
             self.expirationIntent = expirationIntent
@@ -24,11 +24,17 @@ public enum ExpirationReasonsReport {
             self.productSubscriptions = productSubscriptions
         }
 
-        /// `share`: ``subscriptions`` over ``productSubscriptions``, 6 decimals.
-        public var share: String? { RateFormat.format(subscriptions, productSubscriptions) }
+        /// `share`: ``subscriptions`` over ``productSubscriptions``, in millionths.
+        public var share: Int64? { RateFormat.millionths(subscriptions, productSubscriptions) }
 
-        /// The CSV cells, in the schema's column order.
-        public var cells: [String?] { [productId, lapseReason, expirationIntent, String(subscriptions), share] }
+        /// Hands the row's values to `fields`, in the schema's column order.
+        public func write(to fields: inout some RowFields) {
+            fields.text(productId)
+            fields.text(lapseReason)
+            fields.integer(expirationIntent)
+            fields.integer(Int64(subscriptions))
+            fields.rate(share)
+        }
     }
 
     /// The rows for `timelines`.
@@ -55,7 +61,8 @@ public enum ExpirationReasonsReport {
         }
         return sorted.map { key in
             Row(
-                productId: key[0], lapseReason: key[1], expirationIntent: key[2], subscriptions: Int(tally.counts[key]?[0] ?? 0),
+                productId: key[0], lapseReason: key[1], expirationIntent: key[2].flatMap { Int64($0) },
+                subscriptions: Int(tally.counts[key]?[0] ?? 0),
                 productSubscriptions: Int(perProduct[key[0] ?? ""] ?? 0))
         }
     }

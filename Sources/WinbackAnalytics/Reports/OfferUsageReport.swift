@@ -16,7 +16,7 @@ public enum OfferUsageReport {
     /// A row: one offer's episodes.
     public struct Row: TableRow, Equatable {
         /// `offer_type`: Apple's raw `offerType`.
-        public var offerType: String?
+        public var offerType: Int64?
         /// `offer_identifier` (empty for introductory offers).
         public var offerIdentifier: String?
         /// `offer_discount_type`.
@@ -36,7 +36,7 @@ public enum OfferUsageReport {
 
         /// A row from its values.
         public init(
-            offerType: String?, offerIdentifier: String?, offerDiscountType: String?, offerPeriod: String?, redemptions: Int,
+            offerType: Int64?, offerIdentifier: String?, offerDiscountType: String?, offerPeriod: String?, redemptions: Int,
             activeInOffer: Int, completed: Int, converted: Int, refunded: Int
         ) {
             self.offerType = offerType
@@ -50,15 +50,18 @@ public enum OfferUsageReport {
             self.refunded = refunded
         }
 
-        /// `conversion_rate`: ``converted`` over ``completed``, 6 decimals.
-        public var conversionRate: String? { RateFormat.format(converted, completed) }
+        /// `conversion_rate`: ``converted`` over ``completed``, in millionths.
+        public var conversionRate: Int64? { RateFormat.millionths(converted, completed) }
 
-        /// The CSV cells, in the schema's column order.
-        public var cells: [String?] {
-            [
-                offerType, offerIdentifier, offerDiscountType, offerPeriod, String(redemptions), String(activeInOffer), String(completed),
-                String(converted), conversionRate, String(refunded),
-            ]
+        /// Hands the row's values to `fields`, in the schema's column order.
+        public func write(to fields: inout some RowFields) {
+            fields.integer(offerType)
+            fields.text(offerIdentifier)
+            fields.text(offerDiscountType)
+            fields.text(offerPeriod)
+            for count in [redemptions, activeInOffer, completed, converted] { fields.integer(Int64(count)) }
+            fields.rate(conversionRate)
+            fields.integer(Int64(refunded))
         }
     }
 
@@ -121,7 +124,8 @@ public enum OfferUsageReport {
         return keys.map { key in
             let counts = (tally.counts[key] ?? []).map(Int.init)
             return Row(
-                offerType: key[0], offerIdentifier: key[1], offerDiscountType: key[2], offerPeriod: key[3], redemptions: counts[0],
+                offerType: key[0].flatMap { Int64($0) }, offerIdentifier: key[1], offerDiscountType: key[2], offerPeriod: key[3],
+                redemptions: counts[0],
                 activeInOffer: counts[1], completed: counts[2], converted: counts[3], refunded: counts[4])
         }
     }

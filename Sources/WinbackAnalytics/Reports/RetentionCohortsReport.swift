@@ -96,15 +96,16 @@ public enum RetentionCohortsReport {
             self.retained = retained
         }
 
-        /// `retention_rate`: ``retained`` over ``eligible``, 6 decimals.
-        public var retentionRate: String? { RateFormat.format(retained, eligible) }
+        /// `retention_rate`: ``retained`` over ``eligible``, in millionths.
+        public var retentionRate: Int64? { RateFormat.millionths(retained, eligible) }
 
-        /// The CSV cells, in the schema's column order.
-        public var cells: [String?] {
-            [
-                cohortMonth, product.productId, product.billingPlanType, String(periodIndex), String(cohortSize), String(eligible),
-                String(retained), retentionRate,
-            ]
+        /// Hands the row's values to `fields`, in the schema's column order.
+        public func write(to fields: inout some RowFields) {
+            fields.text(cohortMonth)
+            fields.text(product.productId)
+            fields.text(product.billingPlanType)
+            for count in [periodIndex, cohortSize, eligible, retained] { fields.integer(Int64(count)) }
+            fields.rate(retentionRate)
         }
     }
 

@@ -1,10 +1,29 @@
-/// Where the fields of a report row go, in column order: a `[String?]` (``TextRowFields``) or CSV bytes
-/// (``CSVRowFields``). A report that defines its row once over this writes the same values both ways.
-protocol RowFields {
-    /// A text field; `nil` is empty.
+import WinbackAppStore
+
+/// Where the typed values of a table row go, in column order, one call per column of the table's
+/// ``ReportSchema`` type (docs/analysts.md): the CSV text (``TextRowFields``, ``CSVRowFields``) or the Parquet
+/// columns. A row defines its values once (``TableRow/write(to:)``) and every rendering comes from them, so
+/// nothing a writer renders is parsed back.
+public protocol RowFields {
+    /// A `string`, `currency` or `month` cell; `nil` is empty.
     mutating func text(_ value: String?)
-    /// A decimal integer; `nil` is empty.
+    /// An `integer` cell; `nil` is empty.
     mutating func integer(_ value: Int64?)
-    /// An instant, epoch milliseconds, as ``InstantFormat/iso8601(milliseconds:)``; `nil` is empty.
+    /// An `instant` cell, epoch milliseconds (CSV: ``InstantFormat/iso8601(milliseconds:)``); `nil` is empty.
     mutating func instant(_ milliseconds: Int64?)
+    /// A `rate` cell in millionths (CSV: 6 decimals, ``RateFormat/text(millionths:)``); `nil` is empty.
+    mutating func rate(_ millionths: Int64?)
+    /// A `money` cell in milliunits (CSV: the integer of milliunits); `nil` is empty.
+    mutating func money(_ milliunits: Int64?)
+    /// A `date` cell: the day's number since 1970-01-01 (CSV: `YYYY-MM-DD`); `nil` is empty.
+    mutating func date(_ days: Int64?)
+    /// A `boolean` cell (CSV: `true` / `false`); `nil` is empty.
+    mutating func boolean(_ value: Bool?)
+}
+
+extension RowFields {
+    /// A `date` cell given by its day's label `YYYY-MM-DD` (the key a tally counts a day under); `nil` is empty.
+    public mutating func date(label: String?) {
+        date(label.flatMap(InstantFormat.days(label:)))
+    }
 }

@@ -1,21 +1,19 @@
 /// `subscriptions.csv.gz`: one row per subscription, Family Sharing included (docs/analysts.md).
 public enum SubscriptionsReport {
     /// The row of one subscription, in ``ReportSchema/subscriptions`` column order.
-    public static func row(_ timeline: SubscriptionTimeline) -> [String?] {
-        var fields = TextRowFields()
-        write(timeline, to: &fields)
-        return fields.values
-    }
+    public struct Row: TableRow {
+        /// The subscription.
+        public var timeline: SubscriptionTimeline
 
-    /// Appends the CSV line of ``row(_:)`` to `output`, the bytes `CSVFormat.append(row(timeline), to:)`
-    /// appends, without building the row's strings.
-    public static func append(_ timeline: SubscriptionTimeline, to output: inout [UInt8]) {
-        // The bytes are moved in and out, so appending to them does not copy the caller's buffer.
-        var fields = CSVRowFields(bytes: [])
-        swap(&fields.bytes, &output)
-        write(timeline, to: &fields)
-        fields.finishLine()
-        swap(&fields.bytes, &output)
+        /// The row of `timeline`.
+        public init(_ timeline: SubscriptionTimeline) {
+            self.timeline = timeline
+        }
+
+        /// Hands the row's values to `fields`, in the schema's column order.
+        public func write(to fields: inout some RowFields) {
+            SubscriptionsReport.write(timeline, to: &fields)
+        }
     }
 
     private static func write(_ timeline: SubscriptionTimeline, to fields: inout some RowFields) {
@@ -39,7 +37,7 @@ public enum SubscriptionsReport {
         fields.integer(renewal?.autoRenewStatus.map(Int64.init))
         fields.integer(renewal?.expirationIntent.map(Int64.init))
         fields.integer(renewal?.priceIncreaseStatus.map(Int64.init))
-        fields.text(renewal?.isInBillingRetryPeriod.map { $0 ? "true" : "false" })
+        fields.boolean(renewal?.isInBillingRetryPeriod)
         fields.instant(renewal?.gracePeriodExpiresDate)
         fields.integer(Int64(timeline.paidPeriods))
         fields.integer(timeline.paidDays)

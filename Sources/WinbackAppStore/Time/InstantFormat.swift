@@ -78,6 +78,25 @@ public enum InstantFormat {
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(dayOfMonth, 2))"
     }
 
+    /// The day number of a `YYYY-MM-DD` label (a report's day key), or `nil` when it is not one.
+    public static func days(label: String) -> Int64? {
+        let bytes = Array(label.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ range: Range<Int>) -> Int64? {
+            var value: Int64 = 0
+            for index in range {
+                let digit = bytes[index] &- 0x30
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int64(digit)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), (1...12).contains(month),
+            (1...31).contains(day)
+        else { return nil }
+        return days(year: year, month: month, day: day)
+    }
+
     /// Milliseconds since the start of the instant's UTC day, 0..<86 400 000; overflow-free for every Int64
     /// (`ms − ⌊ms / day⌋ × day` overflows at the most negative instants).
     static func millisecondsOfDay(_ milliseconds: Int64) -> Int64 {

@@ -61,11 +61,10 @@ public struct EligibleAccount: Sendable, Equatable {
     }
 
     /// The `eligible_accounts.csv.gz` row.
-    public var row: [String?] {
-        [
-            campaignId, accountKey, originalTransactionId, variant.rawValue, audience.rawValue, productId, offerIdentifier,
-            String(paidDays),
-            daysSinceLapse.map(String.init), daysToExpiry.map(String.init), lapseReason?.rawValue,
-        ]
+    public var row: EligibleAccountRow {
+        EligibleAccountRow(
+            campaignId: campaignId, accountKey: accountKey, originalTransactionId: originalTransactionId, variant: variant.rawValue,
+            audience: audience.rawValue, productId: productId, offerIdentifier: offerIdentifier, paidDays: paidDays,
+            daysSinceLapse: daysSinceLapse, daysToExpiry: daysToExpiry, lapseReason: lapseReason?.rawValue)
     }
 }

@@ -47,12 +47,14 @@ public enum RetentionDecisions {
         /// The other columns: campaign, variant and the answer (empty on a holdout row).
         public var decision: RetentionDecision
 
-        /// The CSV cells, in the schema's column order.
-        public var cells: [String?] {
-            [
+        /// Hands the row's values to `fields`, in the schema's column order.
+        public func write(to fields: inout some RowFields) {
+            for text in [
                 originalTransactionId, decision.campaignId, accountKey, decision.variant, decision.kind, decision.messageIdentifier,
                 decision.productId, decision.offerIdentifier, decision.billingPlanType,
-            ]
+            ] {
+                fields.text(text)
+            }
         }
     }
 

@@ -65,7 +65,7 @@ public enum CampaignOutcomesReport {
     public static func rows(
         _ cohorts: [CampaignCohort], timelines: [String: SubscriptionTimeline], asOf: Int64, context: MoneyContext,
         designs: [String: Design] = [:]
-    ) -> [[String?]] {
+    ) -> [Row] {
         rows(
             cohorts, members: memberTally(cohorts, timelines: timelines, asOf: asOf, context: context), asOf: asOf,
             currency: context.settings.currency, designs: designs)
@@ -98,8 +98,8 @@ public enum CampaignOutcomesReport {
     /// one counts as selected, nothing more). `currency` is the reporting currency.
     public static func rows(
         _ cohorts: [CampaignCohort], members: TallyTable, asOf: Int64, currency: String?, designs: [String: Design] = [:]
-    ) -> [[String?]] {
-        var rows: [(campaign: String, day: String, window: Int64, row: [String?])] = []
+    ) -> [Row] {
+        var rows: [(campaign: String, day: String, window: Int64, row: Row)] = []
         var pooled: [String: [Int64: (treatment: VariantCounts, holdout: VariantCounts, cohorts: [CampaignCohort])]] = [:]
         for cohort in cohorts {
             for window in windows {
@@ -188,33 +188,28 @@ public enum CampaignOutcomesReport {
     static func row(
         _ campaign: String, selectedOn: String?, window: Int64, audience: String?, offer: String?, mature: Bool,
         _ treatment: VariantCounts, _ holdout: VariantCounts, currency: String?, design: Design
-    ) -> [String?] {
-        var lift: String? = nil
-        var low: String? = nil
-        var high: String? = nil
+    ) -> Row {
+        var row = Row(
+            campaignId: campaign, selectedOn: selectedOn, windowDays: window, audience: audience, offerIdentifier: offer, mature: mature,
+            treatment: treatment, holdout: holdout, currency: currency)
         if treatment.accounts > 0, holdout.accounts > 0,
             let interval = ProportionInterval.newcombe(treatment.converted, of: treatment.accounts, holdout.converted, of: holdout.accounts)
         {
             let numerator = Int128(treatment.converted) * Int128(holdout.accounts) - Int128(holdout.converted) * Int128(treatment.accounts)
-            lift = RateFormat.format(numerator, over: Int128(treatment.accounts) * Int128(holdout.accounts))
-            low = RateFormat.format(interval.low)
-            high = RateFormat.format(interval.high)
+            row.lift = RateFormat.millionths(numerator, over: Int128(treatment.accounts) * Int128(holdout.accounts))
+            row.liftInterval = (RateFormat.millionths(interval.low), RateFormat.millionths(interval.high))
         }
-        let sequence = ConfidenceSequence(
+        if let sequence = ConfidenceSequence(
             treatmentConverted: treatment.converted, of: treatment.accounts, holdoutConverted: holdout.converted, of: holdout.accounts,
             plannedAccounts: design.plannedAccounts)
-        let split = design.holdoutPercent.flatMap {
-            SampleRatioCheck.pValue(treatment: treatment.accounts, holdout: holdout.accounts, holdoutPercent: $0)
+        {
+            row.sequence = (RateFormat.millionths(sequence.low), RateFormat.millionths(sequence.high))
+            row.pAlwaysValid = RateFormat.millionths(sequence.pValue)
         }
-        return [
-            campaign, selectedOn, String(window), audience, offer, mature ? "true" : "false", String(treatment.accounts),
-            String(treatment.redeemed), String(treatment.converted), RateFormat.format(treatment.converted, treatment.accounts),
-            String(holdout.accounts), String(holdout.redeemed), String(holdout.converted),
-            RateFormat.format(holdout.converted, holdout.accounts),
-            lift, low, high, sequence.map { RateFormat.format($0.low) }, sequence.map { RateFormat.format($0.high) },
-            sequence.map { RateFormat.format($0.pValue) }, split.map(RateFormat.format), currency == nil ? nil : String(treatment.net),
-            currency == nil ? nil : String(holdout.net), currency,
-        ]
+        row.srmP = design.holdoutPercent.flatMap {
+            SampleRatioCheck.pValue(treatment: treatment.accounts, holdout: holdout.accounts, holdoutPercent: $0)
+        }.map(RateFormat.millionths)
+        return row
     }
 
     /// A row whose split check failed (`srm_p` below ``SampleRatioCheck/alarmThreshold``).
@@ -245,15 +240,12 @@ public enum CampaignOutcomesReport {
     }
 
     /// The split alarms among `rows` (rows of this table, in its order).
-    public static func splitAlarms(_ rows: [[String?]]) -> [SplitAlarm] {
-        let columns = ReportSchema.campaignOutcomes.columns.map(\.name)
-        guard let campaign = columns.firstIndex(of: "campaign_id"), let day = columns.firstIndex(of: "selected_on"),
-            let window = columns.firstIndex(of: "window_days"), let split = columns.firstIndex(of: "srm_p")
-        else { return [] }
-        return rows.compactMap { row in
-            guard let text = row[split], let p = Double(text), p < SampleRatioCheck.alarmThreshold else { return nil }
+    public static func splitAlarms(_ rows: [Row]) -> [SplitAlarm] {
+        rows.compactMap { row in
+            guard let p = row.srmP, RateFormat.value(millionths: p) < SampleRatioCheck.alarmThreshold else { return nil }
             return SplitAlarm(
-                campaignId: row[campaign] ?? "", selectedOn: row[day], windowDays: Int(row[window] ?? "") ?? 0, srmP: text)
+                campaignId: row.campaignId, selectedOn: row.selectedOn, windowDays: Int(row.windowDays),
+                srmP: RateFormat.text(millionths: p))
         }
     }
 }

@@ -15,9 +15,6 @@ public final class ReportFileWriter {
     public private(set) var rows = 0
     /// The file's name and columns.
     public let schema: ReportSchema
-    /// Handed each chunk of whole rows (or lines) as written, uncompressed and without the header, before it
-    /// is compressed: for a second file written from the same rows (a table's Parquet twin).
-    public var onRows: ((_ rows: [UInt8]) -> Void)?
 
     /// Creates `directory/schema.name`; for CSV files the header is written first (not counted as a row). The zlib
     /// `level` is the report's (``gzipLevel(_:)``) unless given.
@@ -57,9 +54,9 @@ public final class ReportFileWriter {
         try rowAppended()
     }
 
-    /// Appends a CSV row (encoded straight into the bytes to compress).
-    public func write(row: [String?]) throws(IOError) {
-        CSVFormat.append(row, to: &pending)
+    /// Appends a table row's CSV line, rendered from its values straight into the bytes to compress.
+    public func write(_ row: some TableRow) throws(IOError) {
+        CSVRowFields.append(row, to: &pending)
         try rowAppended()
     }
 
@@ -76,7 +73,6 @@ public final class ReportFileWriter {
     }
 
     private func flushPending() throws(IOError) {
-        if let onRows, !pending.isEmpty { onRows(pending) }
         do {
             try gzip?.write(pending)
         } catch {

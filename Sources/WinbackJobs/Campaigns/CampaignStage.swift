@@ -3,6 +3,7 @@ import WinbackAnalytics
 import WinbackAppStore
 import WinbackCore
 import WinbackCrypto
+import WinbackIO
 
 /// Eligibility and signing for every campaign of a run (docs/campaigns.md).
 ///
@@ -68,7 +69,15 @@ struct CampaignStage {
             if !plan.stored.isEmpty {
                 var chunk = CampaignChunk()
                 for selection in plan.stored {
-                    chunk.eligibleRows.append(selection.row)
+                    guard let row = EligibleAccountRow(ledgerLine: selection.row) else {
+                        throw JobError.io(
+                            IOError(
+                                path: ledger?.path ?? "ledger",
+                                reason:
+                                    "selection \(campaign.id)/\(selection.accountKey)/\(selection.asOf): its eligible_accounts row does not "
+                                    + "hold the table's columns"))
+                    }
+                    chunk.eligibleRows.append(row)
                     if selection.variant == EligibleAccount.Variant.holdout.rawValue { counts.holdout += 1 } else { counts.treatment += 1 }
                     if isSigning, let payload = selection.payload { chunk.offerLines.append(payload) }
                 }
@@ -122,13 +131,13 @@ struct CampaignStage {
         // Apple win-back offers: a line per treatment account (whom to show the offer), never signed.
         let isUnsignedOffer = isSigning && campaign.offerKind == .winBack
         for (index, offer) in zip(accounts.indices, signed) {
-            let row = CSVFormat.line(accounts[index].row)
+            let row = accounts[index].row
             chunk.eligibleRows.append(row)
             let variant = accounts[index].variant
             var selection = StoredSelection(
                 campaignId: campaign.id, accountKey: accounts[index].accountKey, asOf: asOf,
                 originalTransactionId: accounts[index].originalTransactionId, variant: variant.rawValue, nonce: nil,
-                timestampMilliseconds: nil, row: row, payload: nil, audience: campaign.audience.rawValue,
+                timestampMilliseconds: nil, row: CSVFormat.line(row.cells), payload: nil, audience: campaign.audience.rawValue,
                 offerIdentifier: accounts[index].offerIdentifier)
             if variant == .holdout { counts.holdout += 1 } else { counts.treatment += 1 }
             if let offer {

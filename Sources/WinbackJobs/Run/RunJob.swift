@@ -124,11 +124,18 @@ public enum RunJob {
         let phase = PhaseProgress(phase: "reports", isQuiet: context.options.isQuiet)
         let (calendar, money) = (context.calendar, context.money)
         async let tallies = ReportTallies.make(model, calendar: calendar, context: money)
-        // With Parquet on, the largest table's Parquet twin converts its rows on the core the aggregates leave.
-        let subscriptions = try TableWriter(
-            .subscriptions, directory: context.temporary, formats: context.config.report.formats, expectedRows: model.timelines.count)
-        for timeline in model.timelines { try subscriptions.csv.write { SubscriptionsReport.append(timeline, to: &$0) } }
-        outputs += try subscriptions.finish()
+        // With Parquet on, the largest table's Parquet file is written from the same rows in a task of its own,
+        // on the core the aggregates leave.
+        let (directory, isParquet) = (context.temporary, context.config.report.formats.contains(.parquet))
+        async let parquet: OutputStats? =
+            isParquet
+            ? try ParquetTableFile.write(
+                .subscriptions, rows: model.timelines.lazy.map(SubscriptionsReport.Row.init), directory: directory,
+                expectedRows: model.timelines.count) : nil
+        let subscriptions = try ReportFileWriter(directory: directory, schema: .subscriptions, isCSV: true)
+        for timeline in model.timelines { try subscriptions.write(SubscriptionsReport.Row(timeline)) }
+        outputs.append(try subscriptions.finish())
+        if let parquet = try await parquet { outputs.append(parquet) }
         let reports = RunReports(await tallies, calendar: context.calendar, currency: context.money.settings.currency)
         return try writeAggregateTables(
             reports, context, measuring: { OutcomeCohorts.memberTally($0, timelines: model.timelines, asOf: calendar.asOf, money: money) },
@@ -144,21 +151,21 @@ public enum RunJob {
         var reports = reports
         reports.campaignOutcomes = try campaignOutcomes(context, measuring: measuring)
         for alarm in CampaignOutcomesReport.splitAlarms(reports.campaignOutcomes) { context.warn(alarm.warning) }
-        func write(_ schema: ReportSchema, _ rows: some Sequence<[String?]>) throws {
+        func write(_ schema: ReportSchema, _ rows: some Sequence<some TableRow>) throws {
             let writer = try TableWriter(schema, directory: context.temporary, formats: context.config.report.formats)
-            for row in rows { try writer.csv.write(row: row) }
+            try writer.write(rows)
             outputs += try writer.finish()
         }
-        try write(.churnMonthly, reports.churnMonthlyRows.lazy.map(\.cells))
-        try write(.churnDaily, reports.churnDailyRows.lazy.map(\.cells))
-        try write(.expirationReasons, reports.expirationReasons.lazy.map(\.cells))
-        try write(.offerUsage, reports.offerUsage.lazy.map(\.cells))
-        try write(.retentionCohorts, reports.retentionCohorts.lazy.map(\.cells))
-        try write(.eventsDaily, reports.eventsDaily.lazy.map(\.cells))
-        try write(.revenueMonthly, reports.money.revenueMonthly.rows().lazy.map(\.cells))
-        try write(.revenueDaily, reports.money.revenueDaily.rows().lazy.map(\.cells))
-        try write(.mrrMonthly, reports.money.mrr.rows().lazy.map(\.cells))
-        try write(.ltvCohorts, reports.money.ltv.rows().lazy.map(\.cells))
+        try write(.churnMonthly, reports.churnMonthlyRows)
+        try write(.churnDaily, reports.churnDailyRows)
+        try write(.expirationReasons, reports.expirationReasons)
+        try write(.offerUsage, reports.offerUsage)
+        try write(.retentionCohorts, reports.retentionCohorts)
+        try write(.eventsDaily, reports.eventsDaily)
+        try write(.revenueMonthly, reports.money.revenueMonthly.rows())
+        try write(.revenueDaily, reports.money.revenueDaily.rows())
+        try write(.mrrMonthly, reports.money.mrr.rows())
+        try write(.ltvCohorts, reports.money.ltv.rows())
         try write(.campaignOutcomes, reports.campaignOutcomes)
         phase.advance(by: outputs.reduce(0) { $0 + $1.rows })
         phase.finish()
@@ -167,7 +174,9 @@ public enum RunJob {
 
     /// `campaign_outcomes` (docs/campaigns.md): the ledger's cohorts selected in the 365 days before `D`, their
     /// members measured by `measuring` on today's subscriptions. Empty without campaigns (no ledger).
-    static func campaignOutcomes(_ context: RunContext, measuring: ([CampaignCohort]) throws -> TallyTable) throws -> [[String?]] {
+    static func campaignOutcomes(_ context: RunContext, measuring: ([CampaignCohort]) throws -> TallyTable) throws
+        -> [CampaignOutcomesReport.Row]
+    {
         guard let ledger = context.ledger else { return [] }
         let cohorts = try OutcomeCohorts.read(ledger, calendar: context.calendar)
         guard !cohorts.isEmpty else { return [] }
@@ -206,7 +215,7 @@ public enum RunJob {
         let offers = try ReportFileWriter(directory: context.temporary, schema: .offers, isCSV: false)
         let phase = PhaseProgress(phase: "sign", isQuiet: options.isQuiet)
         func write(_ chunk: CampaignChunk) throws {
-            for line in chunk.eligibleRows { try eligible.csv.write(line: line) }
+            try eligible.write(chunk.eligibleRows)
             for line in chunk.offerLines { try offers.write(line: line + "\n") }
             phase.advance(by: chunk.offerLines.count)
         }
@@ -270,7 +279,7 @@ public enum RunJob {
             }
         }
         let writer = try TableWriter(.retentionDecisions, directory: context.temporary, formats: context.config.report.formats)
-        for row in RetentionDecisions.rows(chosen) { try writer.csv.write(row: row.cells) }
+        try writer.write(RetentionDecisions.rows(chosen))
         return try writer.finish()
     }
 

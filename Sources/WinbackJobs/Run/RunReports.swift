@@ -1,4 +1,5 @@
 import WinbackAnalytics
+import WinbackCore
 
 /// The aggregate report rows of a run, built once from the run's ``ReportTallies`` (one machine's, or the
 /// shards' added: docs/sharding.md) and shared by the CSV writers, the summary and the page (so every number
@@ -33,7 +34,7 @@ public struct RunReports: Sendable {
     /// Revenue, MRR and LTV (docs/money.md).
     public var money: MoneyReports
     /// The rows of `campaign_outcomes.csv` (docs/campaigns.md), as written.
-    public var campaignOutcomes: [[String?]] = []
+    public var campaignOutcomes: [CampaignOutcomesReport.Row] = []
 
     /// The tables of `tallies`: `churn_monthly` and `mrr_monthly` over the months from the first purchase of a
     /// non-family subscription through `D`'s; `currency` is the reporting currency.

@@ -101,10 +101,17 @@ public enum MergeJob {
         let writer = try TableWriter(
             .subscriptions, directory: context.temporary, formats: context.config.report.formats, expectedRows: expected)
         let readers = try set.partials.map { partial throws(JobError) in try partial.records(PartialManifest.subscriptionsFile) }
-        func next(_ shard: Int) throws(JobError) -> (id: CompactIdentifier, text: String, line: [UInt8])? {
+        let columns = ReportSchema.subscriptions.columns.count
+        func next(_ shard: Int) throws(JobError) -> (id: CompactIdentifier, text: String, row: EncodedRow)? {
             guard let fields = try readers[shard].next(fields: 2) else { return nil }
             let text = String(decoding: fields[0], as: UTF8.self)
-            return (CompactIdentifier(text), text, fields[1])
+            guard let row = EncodedRow(validating: fields[1], columns: columns) else {
+                throw JobError.io(
+                    IOError(
+                        path: set.partials[shard].directory + "/" + PartialManifest.subscriptionsFile,
+                        reason: "the row of subscription \(text) is not \(columns) encoded cells"))
+            }
+            return (CompactIdentifier(text), text, row)
         }
         var heads = try readers.indices.map(next)
         var previous: (id: CompactIdentifier, shard: Int)?
@@ -119,7 +126,7 @@ public enum MergeJob {
             }
             previous = (head.id, shard)
             try Self.checkOwner(head.text, of: set.partials[shard], file: PartialManifest.subscriptionsFile)
-            try writer.csv.write { $0.append(contentsOf: head.line) }
+            try writer.write(head.row)
             written += 1
             heads[shard] = try next(shard)
         }

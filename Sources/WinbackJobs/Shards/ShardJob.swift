@@ -65,11 +65,8 @@ public enum ShardJob {
         let reports = PhaseProgress(phase: "reports", isQuiet: isQuiet)
         async let tallies = ReportTallies.make(model, calendar: calendar, context: money)
         let subscriptions = try PartialRecordWriter(directory: partial, name: PartialManifest.subscriptionsFile)
-        var line: [UInt8] = []
         for timeline in model.timelines {
-            line.removeAll(keepingCapacity: true)
-            SubscriptionsReport.append(timeline, to: &line)
-            try subscriptions.append([Array(timeline.originalTransactionId.utf8), line])
+            try subscriptions.append([Array(timeline.originalTransactionId.utf8), EncodedRow(SubscriptionsReport.Row(timeline)).bytes])
         }
         files[PartialManifest.subscriptionsFile] = digest(try subscriptions.finish())
 

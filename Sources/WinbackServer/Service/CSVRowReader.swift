@@ -3,7 +3,7 @@ import WinbackIO
 /// The rows of a CSV byte stream (RFC 4180 as ``CSVFormat`` writes it), read in place: each row's fields are
 /// ranges of the read buffer (a quoted field unquoted, `""` unescaped, into a scratch buffer), so reading a
 /// row allocates nothing. A newline inside quotes belongs to its field; an empty unquoted field is `nil`.
-/// `winback serve` reads published tables with it; the Parquet twins split whole chunks with ``CSVChunk``.
+/// `winback serve` reads published tables with it.
 struct CSVRowReader {
     /// Where one field's bytes are.
     struct Field {

@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 import WinbackAnalytics
 import WinbackAppStore
@@ -321,18 +320,14 @@ public final class RetentionService: Sendable {
         }
     }
 
-    /// Looks for a newly published day every ``ServeOptions/reloadIntervalSeconds`` until cancelled; the
-    /// reading happens off the threads that answer requests.
+    /// Looks for a newly published day every ``ServeOptions/reloadIntervalSeconds`` until cancelled. The reading
+    /// runs in this task, on Swift's shared pool: the answers run on an executor of their own (``RequestExecutor``),
+    /// so a long read never holds a request.
     public func watch() async {
         while !Task.isCancelled {
             try? await Task.sleep(nanoseconds: UInt64(options.reloadIntervalSeconds * 1e9))
             guard !Task.isCancelled else { return }
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().async {
-                    self.reload()
-                    continuation.resume()
-                }
-            }
+            reload()
         }
     }
 

@@ -1,0 +1,83 @@
+import Crypto
+import Foundation
+import WinbackAnalytics
+import WinbackIO
+import WinbackParquet
+
+/// One table's `<table>.parquet` (docs/analysts.md), written from its typed rows (``TableRow/write(to:)`` into
+/// ``ParquetRowFields``) and typed by the manifest's column types, so it holds the same rows as its CSV. Not
+/// thread-safe: one caller at a time.
+final class ParquetTableFile {
+    /// The CSV table's schema (`<table>.csv.gz`).
+    let schema: ReportSchema
+    /// The Parquet file's name, `<table>.parquet`.
+    let name: String
+    private let path: String
+    private let handle: FileHandle
+    private let writer: ParquetWriter
+    /// The SHA-256 of the bytes written so far, for the manifest (fed by the writer's sink).
+    private let hashing: Shared<SHA256>
+
+    /// Creates `directory/<table>.parquet` for the CSV table `schema`, of about `expectedRows` rows when the caller
+    /// knows (the column buffers are then sized once).
+    init(schema: ReportSchema, directory: String, expectedRows: Int? = nil) throws(JobError) {
+        self.schema = schema
+        name = String(schema.name.dropLast(".csv.gz".count)) + ".parquet"
+        path = directory + "/" + name
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw JobError.io(IOError(path: path, reason: "cannot create file"))
+        }
+        self.handle = handle
+        let hashing = Shared(SHA256())
+        do {
+            writer = try ParquetWriter(
+                columns: schema.columns.map { .init(name: $0.name, type: ParquetTables.parquetType($0.type)) },
+                compressionLevel: ReportFileWriter.gzipLevel(schema), expectedRows: expectedRows
+            ) { bytes in
+                hashing.withLock { $0.update(data: bytes) }
+                try handle.write(contentsOf: bytes)
+            }
+        } catch {
+            throw JobError.io(IOError(path: path, reason: "\(error)"))
+        }
+        self.hashing = hashing
+    }
+
+    /// Appends `row`.
+    func append(_ row: some TableRow) throws(JobError) {
+        var fields = ParquetRowFields(writer: writer)
+        row.write(to: &fields)
+        do {
+            try writer.endRow()
+        } catch let failure as ParquetWriter.Failure {
+            // A row whose values do not fit the schema is a defect of the table's definition, not of the data.
+            throw JobError.internalError("\(name) row \(writer.rows + 1): \(failure.description)")
+        } catch {
+            throw JobError.io(IOError(path: path, reason: "\(error)"))
+        }
+    }
+
+    /// Ends the file (footer, sync, close); its stats for the manifest.
+    func finish() throws(JobError) -> OutputStats {
+        do {
+            let bytes = try writer.finish()
+            try handle.synchronize()
+            try handle.close()
+            return OutputStats(
+                name: name, rows: writer.rows, bytes: bytes, sha256: HexDigest.string(hashing.withLock { $0.finalize() }),
+                schema: ReportSchema(name: name, columns: schema.columns.map { ($0.name, $0.type) }))
+        } catch {
+            throw JobError.io(IOError(path: path, reason: "\(error)"))
+        }
+    }
+
+    /// Writes `rows` of `schema` to `directory/<table>.parquet` and returns its stats: the subscriptions' file,
+    /// written in a task of its own beside their CSV (``RunJob/writeReports(_:_:into:)``).
+    static func write(
+        _ schema: ReportSchema, rows: some Sequence<some TableRow>, directory: String, expectedRows: Int? = nil
+    ) throws(JobError) -> OutputStats {
+        let file = try ParquetTableFile(schema: schema, directory: directory, expectedRows: expectedRows)
+        for row in rows { try file.append(row) }
+        return try file.finish()
+    }
+}
