@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import Testing
+import WinbackAnalytics
+import WinbackCore
 import WinbackTestSupport
 
 @testable import WinbackJobs
@@ -17,7 +19,13 @@ import WinbackTestSupport
         StoredSelection(
             campaignId: "winback", accountKey: "0f3c…é", asOf: "2026-11-19", originalTransactionId: "2000000000000001",
             variant: "treatment", nonce: "5b6c1a2e-0000-4000-8000-000000000001", timestampMilliseconds: 1_763_510_400_123,
-            row: "winback,0f3c…é,2000000000000001,treatment\n", payload: #"{"campaignId":"winback","note":"quote \" and \\ kept"}"#,
+            row: "winback,0f3c…é,2000000000000001,treatment\n",
+            rowValues: EncodedRow(
+                EligibleAccountRow(
+                    campaignId: "winback", accountKey: "0f3c…é", originalTransactionId: "2000000000000001", variant: "treatment",
+                    audience: "win_back", productId: "p", offerIdentifier: "a,\"b\"", paidDays: 40, daysSinceLapse: nil, daysToExpiry: 3,
+                    lapseReason: nil)),
+            payload: #"{"campaignId":"winback","note":"quote \" and \\ kept"}"#,
             audience: "win_back", offerIdentifier: "winback.monthly.50off"),
         StoredSelection(
             campaignId: "winback", accountKey: "2000000000000002", asOf: "2026-11-19", originalTransactionId: "2000000000000002",
@@ -64,6 +72,13 @@ import WinbackTestSupport
         #expect(cohorts.first?.members.map(\.offerIdentifier) == ["wb,1", nil, "wb2"])
         #expect(cohorts.first?.members.map(\.variant) == [.treatment, .holdout, .treatment])
         #expect(try ledger.cohorts(from: "2026-11-02", until: "2026-12-01") { _ in 7 }.isEmpty)
+        // v6: each kept row's typed values, read from its line once, so a re-run publishes the day without parsing it.
+        let stored = try ledger.selections(campaign: "winback", asOf: "2026-11-01")
+        #expect(stored.count == 3)
+        for selection in stored {
+            #expect(selection.rowValues?.cells == CSVFormat.fields(of: selection.row), "\(selection.accountKey)")
+        }
+        #expect(stored.first?.rowValues?.cells[6] == "wb,1")
     }
 
     @Test func aSecondSelectionOfTheSameAccountAndDayIsRefused() throws {

@@ -69,13 +69,13 @@ struct CampaignStage {
             if !plan.stored.isEmpty {
                 var chunk = CampaignChunk()
                 for selection in plan.stored {
-                    guard let row = EligibleAccountRow(ledgerLine: selection.row) else {
+                    guard let row = selection.rowValues else {
                         throw JobError.io(
                             IOError(
                                 path: ledger?.path ?? "ledger",
                                 reason:
-                                    "selection \(campaign.id)/\(selection.accountKey)/\(selection.asOf): its eligible_accounts row does not "
-                                    + "hold the table's columns"))
+                                    "selection \(campaign.id)/\(selection.accountKey)/\(selection.asOf): its eligible_accounts row was kept "
+                                    + "without readable values, so the day cannot be published again as it was"))
                     }
                     chunk.eligibleRows.append(row)
                     if selection.variant == EligibleAccount.Variant.holdout.rawValue { counts.holdout += 1 } else { counts.treatment += 1 }
@@ -132,13 +132,15 @@ struct CampaignStage {
         let isUnsignedOffer = isSigning && campaign.offerKind == .winBack
         for (index, offer) in zip(accounts.indices, signed) {
             let row = accounts[index].row
-            chunk.eligibleRows.append(row)
+            let values = EncodedRow(row)
+            chunk.eligibleRows.append(values)
             let variant = accounts[index].variant
             var selection = StoredSelection(
                 campaignId: campaign.id, accountKey: accounts[index].accountKey, asOf: asOf,
                 originalTransactionId: accounts[index].originalTransactionId, variant: variant.rawValue, nonce: nil,
                 timestampMilliseconds: nil, row: CSVFormat.line(row.cells), payload: nil, audience: campaign.audience.rawValue,
                 offerIdentifier: accounts[index].offerIdentifier)
+            selection.rowValues = values
             if variant == .holdout { counts.holdout += 1 } else { counts.treatment += 1 }
             if let offer {
                 selection.nonce = offer.nonce

@@ -18,8 +18,8 @@ struct DayRecorder {
         insert = try database.cachedStatement(
             sql: """
                 INSERT INTO selections (campaign_id, account_key, as_of, original_transaction_id, variant, nonce, timestamp_ms, row, payload, run_id,
-                                        audience, offer_identifier, offer_code)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                        audience, offer_identifier, offer_code, row_values)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         shortfall = try database.cachedStatement(
             sql: "INSERT OR REPLACE INTO code_shortfalls (campaign_id, as_of, codes_short) VALUES (?, ?, ?)")
@@ -53,6 +53,10 @@ struct DayRecorder {
             code |= Self.bind(selections[index].audience, at: 11, to: statement)
             code |= Self.bind(selections[index].offerIdentifier, at: 12, to: statement)
             code |= Self.bind(selections[index].offerCode, at: 13, to: statement)
+            code |=
+                selections[index].rowValues.map { values in
+                    values.bytes.withUnsafeBytes { sqlite3_bind_blob(statement, 14, $0.baseAddress, Int32($0.count), Self.transient) }
+                } ?? sqlite3_bind_null(statement, 14)
             // SQLITE_OK is 0: any failed bind leaves a bit set.
             guard code == SQLITE_OK, sqlite3_step(statement) == SQLITE_DONE else {
                 throw DatabaseError(

@@ -1,4 +1,5 @@
 import GRDB
+import WinbackAnalytics
 import WinbackAppStore
 import WinbackReportPage
 
@@ -30,6 +31,16 @@ struct LedgerRow {
         }
     }
 
+    /// The bytes in `column`, `nil` when NULL; throws when it is another type.
+    func optionalBlob(_ column: String) throws(Damage) -> [UInt8]? {
+        let value: DatabaseValue = row[column]
+        switch value.storage {
+        case .null: return nil
+        case .blob(let data): return [UInt8](data)
+        default: throw Damage(description: "\(table).\(column) holds \(value), expected bytes")
+        }
+    }
+
     /// The integer in `column`, `nil` when NULL; throws when it is another type.
     func optionalInteger(_ column: String) throws(Damage) -> Int64? {
         let value: DatabaseValue = row[column]
@@ -54,11 +65,18 @@ struct LedgerRow {
         guard selection.row.isEmpty || isOneLine else {
             throw Damage(description: "selection \(key): its eligible_accounts row is not one line ending in a newline")
         }
+        var checked = selection
+        if let bytes = try optionalBlob("row_values") {
+            guard let values = EncodedRow(validating: bytes, columns: ReportSchema.eligibleAccounts.columns.count) else {
+                throw Damage(description: "selection \(key): its eligible_accounts values are not the table's columns")
+            }
+            checked.rowValues = values
+        }
         if let payload = selection.payload {
             guard !payload.contains("\n"), case .object? = try? JSONParser.parse(payload) else {
                 throw Damage(description: "selection \(key): its offer payload is not a JSON object on one line")
             }
         }
-        return selection
+        return checked
     }
 }

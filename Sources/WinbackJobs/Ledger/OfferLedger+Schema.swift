@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import WinbackAnalytics
+import WinbackCore
 import WinbackIO
 import WinbackReportPage
 
@@ -42,10 +43,10 @@ extension OfferLedger {
             try db.execute(sql: "ALTER TABLE selections ADD COLUMN offer_identifier TEXT")
             let rows = try Row.fetchAll(db, sql: "SELECT rowid, row FROM selections")
             for row in rows {
-                let fields = CSVFormat.fields(of: row["row"])
+                let kept = (row["row"] as String?).flatMap(EligibleAccountRow.init(ledgerLine:))
                 try db.execute(
                     sql: "UPDATE selections SET audience = ?, offer_identifier = ? WHERE rowid = ?",
-                    arguments: [Self.field(fields, "audience"), Self.field(fields, "offer_identifier"), row["rowid"] as Int64])
+                    arguments: [kept?.audience, kept?.offerIdentifier, row["rowid"] as Int64])
             }
         }
         // v3 (docs/campaigns.md): the one-time offer code given with a selection — unique, so no code can ever go to two
@@ -71,14 +72,18 @@ extension OfferLedger {
                     + "messages INTEGER NOT NULL, status INTEGER NOT NULL, acknowledged_at TEXT NOT NULL, "
                     + "PRIMARY KEY (sink, as_of, batch))")
         }
-        return migrator
-    }
-
-    /// The value of `column` in a row of ``ReportSchema/eligibleAccounts``.
-    static func field(_ fields: [String?], _ column: String) -> String? {
-        guard let index = ReportSchema.eligibleAccounts.columns.firstIndex(where: { $0.name == column }), index < fields.count else {
-            return nil
+        // v6 (docs/campaigns.md): each selection keeps its eligible_accounts row's typed values, which a re-run of the
+        // day publishes (as CSV and Parquet) without reading the CSV line back; kept rows get theirs from that line, once.
+        migrator.registerMigration("v6") { db in
+            try db.execute(sql: "ALTER TABLE selections ADD COLUMN row_values BLOB")
+            let rows = try Row.fetchAll(db, sql: "SELECT rowid, row FROM selections")
+            for row in rows {
+                guard let line: String = row["row"], let values = EligibleAccountRow(ledgerLine: line) else { continue }
+                try db.execute(
+                    sql: "UPDATE selections SET row_values = ? WHERE rowid = ?",
+                    arguments: [Data(EncodedRow(values).bytes), row["rowid"] as Int64])
+            }
         }
-        return fields[index]
+        return migrator
     }
 }

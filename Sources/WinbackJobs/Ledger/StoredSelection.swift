@@ -1,3 +1,5 @@
+import WinbackAnalytics
+
 /// One selected account as the ledger keeps it: enough to re-emit the same report row and offer.
 public struct StoredSelection: Sendable, Equatable {
     /// The campaign.
@@ -14,8 +16,12 @@ public struct StoredSelection: Sendable, Equatable {
     public var nonce: String?
     /// The offer's timestamp, epoch ms.
     public var timestampMilliseconds: Int64?
-    /// The `eligible_accounts` CSV line (with its newline).
+    /// The `eligible_accounts` CSV line (with its newline), a readable copy of ``rowValues`` for whoever opens the
+    /// ledger with `sqlite3`.
     public var row: String
+    /// The `eligible_accounts` row's typed values (``EncodedRow``), which a re-run of the day publishes again;
+    /// `nil` only for a selection a v5 ledger kept with a row that does not read back (never re-emitted then).
+    public var rowValues: EncodedRow? = nil
     /// The `offers.ndjson` line (without newline), when an offer was signed.
     public var payload: String?
     /// The campaign's audience raw value (`win_back`, …), for measuring outcomes (docs/campaigns.md).
