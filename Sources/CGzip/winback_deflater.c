@@ -53,7 +53,9 @@ static int gzip_with_zlib(int level, const uint8_t *input, size_t input_count, u
 static int gzip_with_isal(const winback_isal_functions *isal, const uint8_t *input, size_t input_count,
                           uint8_t *output, size_t capacity, size_t *produced) {
     struct isal_zstream *stream = malloc(sizeof(struct isal_zstream));
-    uint8_t *level_buffer = malloc(ISAL_DEF_LVL1_DEFAULT);
+    // Zeroed: a hash table left as it was allocated can steer igzip to other (valid) matches, so the same page
+    // could compress to other bytes from run to run; a zeroed one makes the file a function of its rows.
+    uint8_t *level_buffer = calloc(1, ISAL_DEF_LVL1_DEFAULT);
     if (stream == NULL || level_buffer == NULL) {
         free(stream);
         free(level_buffer);

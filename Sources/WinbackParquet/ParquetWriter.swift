@@ -6,6 +6,8 @@
 /// sample run writes).
 ///
 /// Memory holds one row group's values. Bytes go to `sink` in order; nothing is written before ``init``.
+/// Not thread-safe: one caller at a time, which is why the column buffers a row's cells go into skip the runtime
+/// exclusivity check (a cost on every cell of every row; docs/performance.md).
 public final class ParquetWriter {
     /// A column's name and type.
     public struct Column: Sendable, Equatable {
@@ -32,7 +34,7 @@ public final class ParquetWriter {
     private let level: Int32
     private let deflater: PageDeflater
     private let sink: ([UInt8]) throws -> Void
-    fileprivate var buffers: [ColumnBuffer]
+    @exclusivity(unchecked) fileprivate var buffers: [ColumnBuffer]
     /// The data page being compressed, reused column after column (``ColumnBuffer/encodePages(into:)``).
     private var pageBuffer: [UInt8] = []
     private var rowGroups: [RowGroupInfo] = []
@@ -95,10 +97,11 @@ public final class ParquetWriter {
 
     /// The column the next cell of the row being appended one cell at a time goes to (``appendNullCell()`` …
     /// ``endRow()``).
-    private var cellColumn = 0
+    @exclusivity(unchecked) private var cellColumn = 0
     /// The first cell of that row its column refused.
     private var cellFailure: Failure?
 
+    @inline(__always)
     private func cell(_ append: (inout ColumnBuffer) -> Bool, _ kind: @autoclosure () -> String) {
         if cellColumn < columns.count {
             if !append(&buffers[cellColumn]), cellFailure == nil {

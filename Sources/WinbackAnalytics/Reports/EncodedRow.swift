@@ -22,26 +22,26 @@ public struct EncodedRow: TableRow, Equatable {
     /// Encoded cells read back (from a partial), or `nil` when `bytes` is not a whole encoding of `columns` cells.
     public init?(validating bytes: [UInt8], columns: Int) {
         var counter = CellCounter()
-        guard Self.replay(bytes, to: &counter), counter.cells == columns else { return nil }
+        guard Self.replay(bytes[...], to: &counter), counter.cells == columns else { return nil }
         self.bytes = bytes
     }
 
     /// Hands the encoded values to `fields`, in the order they were encoded.
     public func write(to fields: inout some RowFields) {
-        _ = Self.replay(bytes, to: &fields)
+        _ = Self.replay(bytes[...], to: &fields)
     }
 
     /// Replays `bytes` into `fields`; `false` (having stopped) at a cell that is cut short or of no known kind.
-    private static func replay(_ bytes: [UInt8], to fields: inout some RowFields) -> Bool {
-        var index = 0
+    static func replay(_ bytes: ArraySlice<UInt8>, to fields: inout some RowFields) -> Bool {
+        var index = bytes.startIndex
         func integer(width: Int) -> UInt64? {
-            guard index + width <= bytes.count else { return nil }
+            guard index + width <= bytes.endIndex else { return nil }
             var value: UInt64 = 0
             for offset in 0..<width { value |= UInt64(bytes[index + offset]) << UInt64(8 * offset) }
             index += width
             return value
         }
-        while index < bytes.count {
+        while index < bytes.endIndex {
             let tag = bytes[index]
             index += 1
             guard let kind = Kind(rawValue: tag & 0x7F) else { return false }
@@ -51,8 +51,8 @@ public struct EncodedRow: TableRow, Equatable {
                 if isEmpty {
                     fields.text(nil)
                 } else {
-                    guard let length = integer(width: 4).map(Int.init), index + length <= bytes.count else { return false }
-                    fields.text(String(decoding: bytes[index..<(index + length)], as: UTF8.self))
+                    guard let length = integer(width: 4).map(Int.init), index + length <= bytes.endIndex else { return false }
+                    bytes[index..<(index + length)].withUnsafeBytes { fields.text(utf8: $0) }
                     index += length
                 }
             case .boolean:
@@ -81,7 +81,7 @@ public struct EncodedRow: TableRow, Equatable {
     }
 
     /// Writes the encoding.
-    private struct Encoder: RowFields {
+    struct Encoder: RowFields {
         var bytes: [UInt8] = []
 
         mutating func text(_ value: String?) {

@@ -7,6 +7,9 @@ import WinbackAppStore
 public protocol RowFields {
     /// A `string`, `currency` or `month` cell; `nil` is empty.
     mutating func text(_ value: String?)
+    /// A present text cell given by its UTF-8 bytes (valid during the call): values replayed from an
+    /// ``EncodedRow``, which a Parquet column takes without building a `String` (the default builds one).
+    mutating func text(utf8 bytes: UnsafeRawBufferPointer)
     /// An `integer` cell; `nil` is empty.
     mutating func integer(_ value: Int64?)
     /// An `instant` cell, epoch milliseconds (CSV: ``InstantFormat/iso8601(milliseconds:)``); `nil` is empty.
@@ -22,6 +25,11 @@ public protocol RowFields {
 }
 
 extension RowFields {
+    /// Builds the `String` and hands it to ``text(_:)``.
+    public mutating func text(utf8 bytes: UnsafeRawBufferPointer) {
+        text(String(decoding: bytes, as: UTF8.self))
+    }
+
     /// A `date` cell given by its day's label `YYYY-MM-DD` (the key a tally counts a day under); `nil` is empty.
     public mutating func date(label: String?) {
         date(label.flatMap(InstantFormat.days(label:)))

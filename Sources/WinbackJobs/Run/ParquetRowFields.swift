@@ -12,6 +12,10 @@ struct ParquetRowFields: RowFields {
         value.withUTF8 { writer.appendBytesCell(UnsafeRawBufferPointer($0)) }
     }
 
+    mutating func text(utf8 bytes: UnsafeRawBufferPointer) {
+        writer.appendBytesCell(bytes)
+    }
+
     mutating func integer(_ value: Int64?) { number(value) }
     mutating func instant(_ milliseconds: Int64?) { number(milliseconds) }
     mutating func rate(_ millionths: Int64?) { number(millionths) }

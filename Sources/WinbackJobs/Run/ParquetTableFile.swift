@@ -1,20 +1,22 @@
 import Crypto
 import Foundation
+import Synchronization
 import WinbackAnalytics
 import WinbackIO
 import WinbackParquet
 
 /// One table's `<table>.parquet` (docs/analysts.md), written from its typed rows (``TableRow/write(to:)`` into
-/// ``ParquetRowFields``) and typed by the manifest's column types, so it holds the same rows as its CSV. Not
-/// thread-safe: one caller at a time.
-final class ParquetTableFile {
+/// ``ParquetRowFields``) and typed by the manifest's column types, so it holds the same rows as its CSV. The
+/// writer is behind a lock taken once per row or chunk: the subscriptions' file is fed chunks of rows by a child
+/// task while its CSV is written (``RunJob/writeReports(_:_:into:)``).
+final class ParquetTableFile: Sendable {
     /// The CSV table's schema (`<table>.csv.gz`).
     let schema: ReportSchema
     /// The Parquet file's name, `<table>.parquet`.
     let name: String
     private let path: String
     private let handle: FileHandle
-    private let writer: ParquetWriter
+    private let writer: Mutex<ParquetWriter>
     /// The SHA-256 of the bytes written so far, for the manifest (fed by the writer's sink).
     private let hashing: Shared<SHA256>
 
@@ -30,13 +32,14 @@ final class ParquetTableFile {
         self.handle = handle
         let hashing = Shared(SHA256())
         do {
-            writer = try ParquetWriter(
-                columns: schema.columns.map { .init(name: $0.name, type: ParquetTables.parquetType($0.type)) },
-                compressionLevel: ReportFileWriter.gzipLevel(schema), expectedRows: expectedRows
-            ) { bytes in
-                hashing.withLock { $0.update(data: bytes) }
-                try handle.write(contentsOf: bytes)
-            }
+            writer = Mutex(
+                try ParquetWriter(
+                    columns: schema.columns.map { .init(name: $0.name, type: ParquetTables.parquetType($0.type)) },
+                    compressionLevel: ReportFileWriter.gzipLevel(schema), expectedRows: expectedRows
+                ) { bytes in
+                    hashing.withLock { $0.update(data: bytes) }
+                    try handle.write(contentsOf: bytes)
+                })
         } catch {
             throw JobError.io(IOError(path: path, reason: "\(error)"))
         }
@@ -45,8 +48,22 @@ final class ParquetTableFile {
 
     /// Appends `row`.
     func append(_ row: some TableRow) throws(JobError) {
-        var fields = ParquetRowFields(writer: writer)
-        row.write(to: &fields)
+        try writer.withLock { writer throws(JobError) in
+            var fields = ParquetRowFields(writer: writer)
+            row.write(to: &fields)
+            try endRow(writer)
+        }
+    }
+
+    /// Appends the rows of `rows`, in order.
+    func append(_ rows: EncodedRows) throws(JobError) {
+        try writer.withLock { writer throws(JobError) in
+            var fields = ParquetRowFields(writer: writer)
+            try rows.replay(to: &fields) { () throws(JobError) in try endRow(writer) }
+        }
+    }
+
+    private func endRow(_ writer: ParquetWriter) throws(JobError) {
         do {
             try writer.endRow()
         } catch let failure as ParquetWriter.Failure {
@@ -60,24 +77,14 @@ final class ParquetTableFile {
     /// Ends the file (footer, sync, close); its stats for the manifest.
     func finish() throws(JobError) -> OutputStats {
         do {
-            let bytes = try writer.finish()
+            let (bytes, rows) = try writer.withLock { writer in (try writer.finish(), writer.rows) }
             try handle.synchronize()
             try handle.close()
             return OutputStats(
-                name: name, rows: writer.rows, bytes: bytes, sha256: HexDigest.string(hashing.withLock { $0.finalize() }),
+                name: name, rows: rows, bytes: bytes, sha256: HexDigest.string(hashing.withLock { $0.finalize() }),
                 schema: ReportSchema(name: name, columns: schema.columns.map { ($0.name, $0.type) }))
         } catch {
             throw JobError.io(IOError(path: path, reason: "\(error)"))
         }
-    }
-
-    /// Writes `rows` of `schema` to `directory/<table>.parquet` and returns its stats: the subscriptions' file,
-    /// written in a task of its own beside their CSV (``RunJob/writeReports(_:_:into:)``).
-    static func write(
-        _ schema: ReportSchema, rows: some Sequence<some TableRow>, directory: String, expectedRows: Int? = nil
-    ) throws(JobError) -> OutputStats {
-        let file = try ParquetTableFile(schema: schema, directory: directory, expectedRows: expectedRows)
-        for row in rows { try file.append(row) }
-        return try file.finish()
     }
 }

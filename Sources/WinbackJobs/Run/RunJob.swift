@@ -124,23 +124,49 @@ public enum RunJob {
         let phase = PhaseProgress(phase: "reports", isQuiet: context.options.isQuiet)
         let (calendar, money) = (context.calendar, context.money)
         async let tallies = ReportTallies.make(model, calendar: calendar, context: money)
-        // With Parquet on, the largest table's Parquet file is written from the same rows in a task of its own,
-        // on the core the aggregates leave.
-        let (directory, isParquet) = (context.temporary, context.config.report.formats.contains(.parquet))
-        async let parquet: OutputStats? =
-            isParquet
-            ? try ParquetTableFile.write(
-                .subscriptions, rows: model.timelines.lazy.map(SubscriptionsReport.Row.init), directory: directory,
-                expectedRows: model.timelines.count) : nil
-        let subscriptions = try ReportFileWriter(directory: directory, schema: .subscriptions, isCSV: true)
-        for timeline in model.timelines { try subscriptions.write(SubscriptionsReport.Row(timeline)) }
-        outputs.append(try subscriptions.finish())
-        if let parquet = try await parquet { outputs.append(parquet) }
+        outputs += try await writeSubscriptions(model.timelines, context)
         let reports = RunReports(await tallies, calendar: context.calendar, currency: context.money.settings.currency)
         return try writeAggregateTables(
             reports, context, measuring: { OutcomeCohorts.memberTally($0, timelines: model.timelines, asOf: calendar.asOf, money: money) },
             into: &outputs, phase: phase)
     }
+
+    /// `subscriptions.csv.gz` and, with Parquet on, `subscriptions.parquet`. Each row's values are computed once, with
+    /// its CSV line (``SubscriptionsReport/append(_:to:values:)``); child tasks on a thread of their own
+    /// (``SideExecutor``) write each chunk's values to the Parquet file while this one renders the next chunks.
+    static func writeSubscriptions(_ timelines: [SubscriptionTimeline], _ context: RunContext) async throws -> [OutputStats] {
+        let csv = try ReportFileWriter(directory: context.temporary, schema: .subscriptions, isCSV: true)
+        guard context.config.report.formats.contains(.parquet) else {
+            for timeline in timelines { try csv.write(SubscriptionsReport.Row(timeline)) }
+            return [try csv.finish()]
+        }
+        let parquet = try ParquetTableFile(schema: .subscriptions, directory: context.temporary, expectedRows: timelines.count)
+        let executor = SideExecutor(label: "winback.subscriptions-parquet")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var inFlight = 0
+            for start in stride(from: 0, to: timelines.count, by: subscriptionsChunkRows) {
+                var chunk = EncodedRows()
+                for timeline in timelines[start..<min(timelines.count, start + subscriptionsChunkRows)] {
+                    try csv.write { SubscriptionsReport.append(timeline, to: &$0, values: &chunk) }
+                }
+                // The executor runs one chunk at a time, in the order they were added.
+                group.addTask(executorPreference: executor) { [chunk] in try parquet.append(chunk) }
+                inFlight += 1
+                if inFlight > chunksInFlight {
+                    try await group.next()
+                    inFlight -= 1
+                }
+            }
+            try await group.waitForAll()
+        }
+        return [try csv.finish(), try parquet.finish()]
+    }
+
+    /// Rows per chunk handed to the subscriptions' Parquet task (about 1 MB of values).
+    static let subscriptionsChunkRows = 4096
+    /// Most chunks handed over and not yet written to the Parquet file, so a slow Parquet file holds the CSV writer
+    /// back instead of queueing the table in memory.
+    static let chunksInFlight = 4
 
     /// The aggregate tables of `reports` and `campaign_outcomes`, whose cohort members `measuring` measures
     /// (``OutcomeCohorts/memberTally(_:timelines:asOf:money:)`` on one machine, the shards' tallies added in a merge).
