@@ -139,8 +139,7 @@ public struct ColumnBuffer {
     }
 
     private mutating func appendPlainString(_ bytes: UnsafeRawBufferPointer) {
-        let length = UInt32(bytes.count)
-        for shift: UInt32 in [0, 8, 16, 24] { plainStrings.append(UInt8(truncatingIfNeeded: length >> shift)) }
+        withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { plainStrings.append(contentsOf: $0) }
         plainStrings.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
         if minimumBytes.map({ Self.compare(bytes, $0) < 0 }) ?? true { minimumBytes = Array(bytes) }
         if maximumBytes.map({ Self.compare(bytes, $0) > 0 }) ?? true { maximumBytes = Array(bytes) }

@@ -139,14 +139,12 @@ public final class ParquetWriter {
     /// Ends the row whose cells were appended one at a time; throws when a cell was of the wrong kind or the
     /// row has not one cell per column (the table is then abandoned: a row may be half in).
     public func endRow() throws {
-        defer {
-            cellColumn = 0
-            cellFailure = nil
+        guard cellFailure == nil, cellColumn == columns.count else {
+            let failure = cellFailure ?? Failure(description: "a row of \(cellColumn) values for \(columns.count) columns")
+            (cellColumn, cellFailure) = (0, nil)
+            throw failure
         }
-        if let cellFailure { throw cellFailure }
-        guard cellColumn == columns.count else {
-            throw Failure(description: "a row of \(cellColumn) values for \(columns.count) columns")
-        }
+        cellColumn = 0
         rows += 1
         rowsInGroup += 1
         if rowsInGroup >= rowGroupRows { try flushRowGroup() }

@@ -2,7 +2,7 @@ import Foundation
 import WinbackAnalytics
 
 /// The inputs of `winback run`, with its ``Effects`` injected so tests and backfills are deterministic.
-public struct RunOptions: Sendable {
+public struct RunOptions: Sendable, EffectsHolding {
     /// The config file, as given on the command line.
     public var configPath: String
     /// `YYYY-MM-DD`; default: yesterday in the report time zone.
@@ -17,16 +17,6 @@ public struct RunOptions: Sendable {
     public var ledgerOverride: String?
     /// The clock, waiting, jitter and nonces (``Effects``).
     public var effects: Effects
-    /// The wall clock (``Effects/now``).
-    public var now: @Sendable () -> Date {
-        get { effects.now }
-        set { effects.now = newValue }
-    }
-    /// A fresh nonce per offer (``Effects/nonce``).
-    public var nonce: @Sendable () -> String {
-        get { effects.nonce }
-        set { effects.nonce = newValue }
-    }
     /// Environment variables (`WINBACK_SIGNING_KEY_FILE`).
     public var environment: [String: String]
     /// Read unchanged input files from the verified store and write new ones to it (docs/verified-store.md); `--no-store` turns it off.

@@ -3,7 +3,7 @@ import WinbackAppStore
 import WinbackJobs
 
 /// The inputs of `winback deliver` (docs/deliveries.md), with its ``Effects`` (clock, waiting, jitter) injected for tests.
-public struct DeliverOptions: Sendable {
+public struct DeliverOptions: Sendable, EffectsHolding {
     /// The config file (it must have `delivery`).
     public var configPath: String
     /// The day whose offers to send, `YYYY-MM-DD`; default: yesterday in the report time zone.
@@ -16,21 +16,6 @@ public struct DeliverOptions: Sendable {
     public var retryPolicy = RetryPolicy()
     /// The clock, waiting, jitter and nonces (``Effects``).
     public var effects: Effects
-    /// The wall clock (``Effects/now``).
-    public var now: @Sendable () -> Date {
-        get { effects.now }
-        set { effects.now = newValue }
-    }
-    /// Waits between attempts (``Effects/sleep``).
-    public var sleep: @Sendable (Double) async -> Void {
-        get { effects.sleep }
-        set { effects.sleep = newValue }
-    }
-    /// The backoff's jitter (``Effects/jitter``).
-    public var jitter: @Sendable () -> Double {
-        get { effects.jitter }
-        set { effects.jitter = newValue }
-    }
     /// Environment variables (`WINBACK_WEBHOOK_SECRET_FILE`).
     public var environment: [String: String]
 

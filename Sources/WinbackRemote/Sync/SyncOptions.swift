@@ -3,7 +3,7 @@ import WinbackAppStore
 import WinbackJobs
 
 /// The inputs of `winback sync`, with its ``Effects`` (clock, waiting, jitter) injected so tests are deterministic and quick.
-public struct SyncOptions: Sendable {
+public struct SyncOptions: Sendable, EffectsHolding {
     /// The config file, as given on the command line (it must have `api`).
     public var configPath: String
     /// First day, `YYYY-MM-DD` (UTC); default: 2 days before `to`.
@@ -35,21 +35,6 @@ public struct SyncOptions: Sendable {
     public var onRequest: (@Sendable () -> Void)?
     /// The clock, waiting, jitter and nonces (``Effects``).
     public var effects: Effects
-    /// The wall clock (``Effects/now``).
-    public var now: @Sendable () -> Date {
-        get { effects.now }
-        set { effects.now = newValue }
-    }
-    /// Waits between attempts (``Effects/sleep``).
-    public var sleep: @Sendable (Double) async -> Void {
-        get { effects.sleep }
-        set { effects.sleep = newValue }
-    }
-    /// The backoff's jitter (``Effects/jitter``).
-    public var jitter: @Sendable () -> Double {
-        get { effects.jitter }
-        set { effects.jitter = newValue }
-    }
     /// Environment variables (`WINBACK_API_KEY_FILE`).
     public var environment: [String: String]
 
