@@ -37,8 +37,10 @@ public struct ColumnBuffer {
     private var minimumInteger: Int64?
     private var maximumInteger: Int64?
     /// The smallest and largest string of ``plainStrings`` (a dictionary's are found when encoding).
-    private var minimumBytes: [UInt8]?
-    private var maximumBytes: [UInt8]?
+    /// Where in ``plainStrings`` the smallest and largest of them are (their bytes, without the length): a new
+    /// extreme — every row of a column in ascending order, as `original_transaction_id` — costs no copy.
+    private var minimumRange: Range<Int>?
+    private var maximumRange: Range<Int>?
 
     /// Most distinct strings a chunk's dictionary may hold regardless of the values' count, and the most bytes
     /// its page may take (Parquet writers' usual 1 MiB): past either, a dictionary holding more entries than half
@@ -68,7 +70,7 @@ public struct ColumnBuffer {
         plainStrings.removeAll(keepingCapacity: true)
         indices.removeAll(keepingCapacity: true)
         dictionary = type == .string ? StringDictionary() : nil
-        (minimumInteger, maximumInteger, minimumBytes, maximumBytes) = (nil, nil, nil, nil)
+        (minimumInteger, maximumInteger, minimumRange, maximumRange) = (nil, nil, nil, nil)
     }
 
     /// Whether a dictionary of `entries` strings in `bytes` bytes still pays for `values` present values.
@@ -140,9 +142,16 @@ public struct ColumnBuffer {
 
     private mutating func appendPlainString(_ bytes: UnsafeRawBufferPointer) {
         withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { plainStrings.append(contentsOf: $0) }
+        let range = plainStrings.count..<(plainStrings.count + bytes.count)
         plainStrings.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
-        if minimumBytes.map({ Self.compare(bytes, $0) < 0 }) ?? true { minimumBytes = Array(bytes) }
-        if maximumBytes.map({ Self.compare(bytes, $0) > 0 }) ?? true { maximumBytes = Array(bytes) }
+        let (isMinimum, isMaximum) = plainStrings.withUnsafeBytes { all -> (Bool, Bool) in
+            (
+                minimumRange.map { Self.compare(bytes, UnsafeRawBufferPointer(rebasing: all[$0])) < 0 } ?? true,
+                maximumRange.map { Self.compare(bytes, UnsafeRawBufferPointer(rebasing: all[$0])) > 0 } ?? true
+            )
+        }
+        if isMinimum { minimumRange = range }
+        if isMaximum { maximumRange = range }
     }
 
     /// Writes the values so far as PLAIN strings and goes on without the dictionary.
@@ -155,14 +164,16 @@ public struct ColumnBuffer {
 
     /// Unsigned byte order (Parquet's order for strings): negative, zero or positive.
     private static func compare(_ left: UnsafeRawBufferPointer, _ right: [UInt8]) -> Int {
-        right.withUnsafeBytes { right in
-            let common = Swift.min(left.count, right.count)
-            if common > 0, let a = left.baseAddress, let b = right.baseAddress {
-                let order = Int(memcmp(a, b, common))
-                if order != 0 { return order }
-            }
-            return left.count - right.count
+        right.withUnsafeBytes { compare(left, $0) }
+    }
+
+    private static func compare(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Int {
+        let common = Swift.min(left.count, right.count)
+        if common > 0, let a = left.baseAddress, let b = right.baseAddress {
+            let order = Int(memcmp(a, b, common))
+            if order != 0 { return order }
         }
+        return left.count - right.count
     }
 
     private static func appendLittleEndian(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
@@ -244,8 +255,8 @@ public struct ColumnBuffer {
         switch type {
         case .string:
             guard let dictionary else {
-                statistics.min = minimumBytes
-                statistics.max = maximumBytes
+                statistics.min = minimumRange.map { Array(plainStrings[$0]) }
+                statistics.max = maximumRange.map { Array(plainStrings[$0]) }
                 break
             }
             for index in 0..<dictionary.count {
