@@ -134,9 +134,9 @@ public struct RevenueReport: Sendable {
             self.counts = counts
         }
 
-        /// Hands the row's values to `fields`, in the schema's column order (`month` is text, `day` a date).
+        /// Hands the row's values to `fields`, in the schema's column order.
         public func write(to fields: inout some RowFields) {
-            if period.utf8.count == 10 { fields.date(label: period) } else { fields.text(period) }
+            fields.period(label: period)
             fields.text(productId)
             fields.text(currency)
             fields.integer(Int64(counts.charges))

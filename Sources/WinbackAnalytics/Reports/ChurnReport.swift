@@ -66,9 +66,9 @@ public struct ChurnReport: Sendable {
         /// `churn_rate`: `churned` over `active_start`, in millionths.
         public var churnRate: Int64? { RateFormat.millionths(counts.churned, counts.activeStart) }
 
-        /// Hands the row's values to `fields`, in the schema's column order (`month` is text, `day` a date).
+        /// Hands the row's values to `fields`, in the schema's column order.
         public func write(to fields: inout some RowFields) {
-            if period.utf8.count == 10 { fields.date(label: period) } else { fields.text(period) }
+            fields.period(label: period)
             fields.text(product.productId)
             fields.text(product.billingPlanType)
             fields.text(subscriptionGroupId)

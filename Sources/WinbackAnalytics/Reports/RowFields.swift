@@ -34,4 +34,10 @@ extension RowFields {
     public mutating func date(label: String?) {
         date(label.flatMap(InstantFormat.days(label:)))
     }
+
+    /// A report period's cell by its label (``ReportPeriod/label``): `YYYY-MM-DD` is a `day` (date), `YYYY-MM` a
+    /// `month` (text).
+    public mutating func period(label: String) {
+        if label.utf8.count == 10 { date(label: label) } else { text(label) }
+    }
 }
