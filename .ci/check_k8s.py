@@ -266,10 +266,49 @@ def main():
         if option(merge_argv, option_name) != option(deliver_argv, option_name):
             fail(f"deliver-job.yaml: {option_name} differs from the merge's")
     check_serve(root, binary)
+    check_refunds(root, binary)
     print(
-        f"check_k8s: shards-job.yaml ({n} shards), merge-job.yaml, deliver-job.yaml, night-configmap.yaml, serve-deployment.yaml"
-        " and serve-service.yaml are valid"
+        f"check_k8s: shards-job.yaml ({n} shards), merge-job.yaml, deliver-job.yaml, night-configmap.yaml, serve-deployment.yaml,"
+        " serve-service.yaml and refunds-cronjob.yaml are valid"
     )
+
+
+CRON_JOB = {
+    "type": "object",
+    "required": ["apiVersion", "kind", "metadata", "spec"],
+    "properties": {
+        "apiVersion": {"const": "batch/v1"},
+        "kind": {"const": "CronJob"},
+        "metadata": {"type": "object", "required": ["name"]},
+        "spec": {
+            "type": "object",
+            "required": ["schedule", "concurrencyPolicy", "jobTemplate"],
+            "properties": {
+                "schedule": {"type": "string"},
+                "concurrencyPolicy": {"enum": ["Allow", "Forbid", "Replace"]},
+                "startingDeadlineSeconds": {"type": "integer", "minimum": 0},
+                "jobTemplate": {"type": "object", "required": ["spec"], "properties": {"spec": JOB["properties"]["spec"]}},
+            },
+        },
+    },
+}
+
+
+def check_refunds(root, binary):
+    """refunds-cronjob.yaml: an hourly CronJob (Apple weighs answers for 12 hours) that never overlaps itself."""
+    path = "refunds-cronjob.yaml"
+    cron = load(root / path, CRON_JOB)
+    minute, hour, *rest = cron["spec"]["schedule"].split()
+    if not (minute.isdigit() and hour == "*" and rest == ["*", "*", "*"]):
+        fail(f"{path}: expected an hourly schedule (M * * * *), found {cron['spec']['schedule']!r}")
+    if cron["spec"]["concurrencyPolicy"] != "Forbid":
+        fail(f"{path}: concurrencyPolicy must be Forbid (two answering runs would contend for the ledger)")
+    pod = cron["spec"]["jobTemplate"]["spec"]["template"]["spec"]
+    check_mounts(path, pod)
+    argv = words(pod["containers"][0])
+    if argv[:2] != ["winback", "refunds"]:
+        fail(f"{path}: expected `winback refunds …`, found {argv[:2]}")
+    check_flags(path, argv, binary)
 
 
 if __name__ == "__main__":

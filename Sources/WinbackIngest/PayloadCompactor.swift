@@ -35,7 +35,8 @@ public final class PayloadCompactor: Sendable {
             return .notification(
                 NotificationEvent(
                     notificationUUID: uuid, notificationType: intern(type), subtype: payload.rawSubtype.map { intern($0) },
-                    signedDate: signedDate, originalTransactionId: nil))
+                    signedDate: signedDate, originalTransactionId: nil,
+                    consumptionRequestReason: payload.data?.rawConsumptionRequestReason.map { intern($0) }))
         }
     }
 

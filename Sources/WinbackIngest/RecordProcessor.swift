@@ -88,14 +88,16 @@ public struct RecordProcessor: Sendable {
     }
 
     /// Sets a notification event's subscription: its accepted nested transaction's `originalTransactionId`,
-    /// else its accepted nested renewal info's.
+    /// else its accepted nested renewal info's; and its transaction: the accepted nested transaction's `transactionId`.
     static func attribute(_ notification: inout RecordOutcome, to nested: ArraySlice<RecordOutcome>) {
         guard case .accepted(var record) = notification, case .notification(var event) = record.kept else { return }
         var subscription: CompactIdentifier?
         for outcome in nested {
             guard case .accepted(let accepted) = outcome else { continue }
             switch accepted.kept {
-            case .transaction(let transaction): subscription = CompactIdentifier(transaction.originalTransactionId)
+            case .transaction(let transaction):
+                subscription = CompactIdentifier(transaction.originalTransactionId)
+                event.transaction = transaction.transactionIdentifier
             case .renewalInfo(let renewal): subscription = subscription ?? renewal.originalId
             case .notification, .ignored: break
             }

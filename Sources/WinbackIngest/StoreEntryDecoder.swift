@@ -258,6 +258,8 @@ public enum StoreEntryDecoder {
                 }, signedDate: try signed(), originalTransactionId: nil)
             event.key = key
             event.subscription = try optional { try $0.identifier() }
+            event.transaction = try optional { try $0.identifier() }
+            event.consumptionRequestReason = try optional { try $0.string() }.map { compactor.intern($0) }
             return event
         }
     }

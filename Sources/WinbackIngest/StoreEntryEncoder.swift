@@ -24,7 +24,7 @@ import WinbackAnalytics
 /// the location's line it is the ``RecordOrder`` the merge sorts the shards' outcomes by).
 public struct StoreEntryEncoder {
     /// The entry format's version; part of the store's verifier digest, so a new version never reads an old entry.
-    public static let formatVersion: UInt8 = 2
+    public static let formatVersion: UInt8 = 3
     /// The first bytes of every entry.
     public static let magic: [UInt8] = Array("WBVS".utf8)
     /// The first bytes of a keyed entry (a shard's).
@@ -158,6 +158,8 @@ public struct StoreEntryEncoder {
             optionalString(event.subtype)
             signed(event.signedDate)
             optionalIdentifier(event.subscription)
+            optionalIdentifier(event.transaction)
+            optionalString(event.consumptionRequestReason)
         }
     }
 

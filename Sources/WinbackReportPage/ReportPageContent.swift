@@ -55,6 +55,8 @@ public struct ReportPageContent: Sendable {
     public var ltvCohorts: [LTVCohortsReport.Row] = []
     /// Rows of `campaign_outcomes.csv`.
     public var campaignOutcomes: [CampaignOutcomesReport.Row] = []
+    /// Rows of `refund_requests.csv` (docs/refunds.md).
+    public var refundRequests: [RefundRequestsReport.Row] = []
 
     /// The content of one page; `freshness` adds the stale banner when the data is stale.
     public init(

@@ -10,7 +10,8 @@ struct Winback: AsyncParsableCommand {
         abstract: "Verify App Store exports, model subscriptions, report churn and sign win-back offers.",
         version: WinbackVersion.current,
         subcommands: [
-            RunCommand.self, MergeCommand.self, SyncCommand.self, DeliverCommand.self, ServeCommand.self, VerifyCommand.self,
+            RunCommand.self, MergeCommand.self, SyncCommand.self, DeliverCommand.self, RefundsCommand.self, ServeCommand.self,
+            VerifyCommand.self,
             SignCommand.self,
             SampleDataCommand.self,
             BenchCommand.self,

@@ -45,7 +45,7 @@ import WinbackCore
             name: "unknown top-level key", text: replacing("\"output\": \"out\"", with: "\"output\": \"out\", \"outptu\": 1"),
             key: "outptu",
             message:
-                "unknown key (allowed here: api, app, campaigns, delivery, inputs, ledger, output, report, retentionMessaging, signing, store, trust)"
+                "unknown key (allowed here: api, app, campaigns, delivery, inputs, ledger, output, refunds, report, retentionMessaging, signing, store, trust)"
         ),
         BadConfig(
             name: "default message not a UUID",

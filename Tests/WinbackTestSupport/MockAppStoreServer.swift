@@ -8,9 +8,10 @@ import WinbackCrypto
     import Glibc
 #endif
 
-/// A stand-in for the App Store Server API's Get Notification History, on loopback, for `winback sync`
-/// tests: it checks each request's JWT with the key's public half (401 otherwise), serves the notifications
-/// whose `signedDate` falls in `[startDate, endDate)` a few per page with an opaque `paginationToken`, and
+/// A stand-in for the App Store Server API on loopback, for `winback sync` and `winback refunds` tests: it checks
+/// each request's JWT with the key's public half (401 otherwise), serves the notifications whose `signedDate`
+/// falls in `[startDate, endDate)` a few per page with an opaque `paginationToken`, accepts Send Consumption
+/// Information (`PUT /inApps/v2/transactions/consumption/{id}`: 202 for a valid v2 body, 400 otherwise), and
 /// injects the queued faults into the next requests, one fault per request.
 public final class MockAppStoreServer: Sendable {
     /// Something to do to a request instead of answering it normally.
@@ -154,7 +155,7 @@ public final class MockAppStoreServer: Sendable {
         case .slow(let seconds)?:
             Thread.sleep(forTimeInterval: seconds)
         case .truncatedBody?:
-            let full = answer(target: target, authorization: authorization, body: body).body
+            let full = answer(method: method, target: target, authorization: authorization, body: body).body
             let head =
                 "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(full.utf8.count)\r\nConnection: close\r\n\r\n"
             send(connection, head + String(full.prefix(full.count / 2)))
@@ -186,13 +187,14 @@ public final class MockAppStoreServer: Sendable {
             return
         case .none?, nil: break
         }
-        let (status, text) = answer(target: target, authorization: authorization, body: body)
+        let (status, text) = answer(method: method, target: target, authorization: authorization, body: body)
         respond(connection, status: status, headers: [], body: text)
     }
 
     /// The normal answer: 401 for a bad token, 404 for another path, 400 for a bad body, else a page.
-    private func answer(target: String, authorization: String, body: String) -> (status: Int, body: String) {
+    private func answer(method: String, target: String, authorization: String, body: String) -> (status: Int, body: String) {
         guard let problem = tokenProblem(authorization) else {
+            if target.hasPrefix(Self.consumptionPath) { return consumption(method: method, body: body) }
             return page(target: target, body: body)
         }
         return (401, #"{"errorCode":4010000,"errorMessage":"\#(problem)"}"#)
@@ -236,6 +238,35 @@ public final class MockAppStoreServer: Sendable {
         ]
         if hasMore { members.append(("paginationToken", .string("p/\(start)+\(offset + items.count)="))) }
         return (200, JSONText.render(JSONText.object(members)))
+    }
+
+    /// The path of Send Consumption Information (v2) before the transaction id.
+    public static let consumptionPath = "/inApps/v2/transactions/consumption/"
+
+    /// Send Consumption Information: 202 with no body for a `PUT` whose body is a v2 `ConsumptionRequest` (customer
+    /// consent true, a known delivery status, a Boolean sample flag, an optional known preference, nothing else);
+    /// 400 with Apple's error codes otherwise.
+    private func consumption(method: String, body: String) -> (status: Int, body: String) {
+        guard method == "PUT" else { return (405, #"{"errorCode":4050000,"errorMessage":"method not allowed"}"#) }
+        guard let request = try? JSONParser.parse(Array(body.utf8)), let members = request.objectMembers else {
+            return (400, #"{"errorCode":4000023,"errorMessage":"Invalid request body."}"#)
+        }
+        let allowed: Set = ["customerConsented", "deliveryStatus", "sampleContentProvided", "refundPreference", "consumptionPercentage"]
+        guard request["customerConsented"] == .bool(true) else {
+            return (400, #"{"errorCode":4000080,"errorMessage":"Invalid customer consented."}"#)
+        }
+        guard members.allSatisfy({ allowed.contains($0.key) }),
+            case .string(let delivery)? = request["deliveryStatus"],
+            ["DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE", "UNDELIVERED_OTHER"]
+                .contains(delivery),
+            case .bool? = request["sampleContentProvided"]
+        else { return (400, #"{"errorCode":4000023,"errorMessage":"Invalid request body."}"#) }
+        if let preference = request["refundPreference"],
+            ![.string("GRANT_FULL"), .string("GRANT_PRORATED"), .string("DECLINE")].contains(preference)
+        {
+            return (400, #"{"errorCode":4000081,"errorMessage":"Invalid refund preference."}"#)
+        }
+        return (202, "")
     }
 
     /// Get Transaction History v2: pages of ``historyPageSize`` from the transaction the `revision` names

@@ -257,6 +257,9 @@ public struct SubscriptionTimeline: Sendable {
     /// Total length of the union of paid coverages before `T`, floored to whole days.
     public var paidDays: Int64 { paidDays(within: Int64.min..<asOf) }
 
+    /// Paid days before `instant` (and `T`): the paid coverages cut there, as ``paidDays``.
+    public func paidDays(before instant: Int64) -> Int64 { paidDays(within: Int64.min..<min(instant, asOf)) }
+
     /// Paid days restricted to the last span.
     public var consecutivePaidDays: Int64 {
         guard let last = spans.last else { return 0 }

@@ -29,15 +29,36 @@ public struct NotificationEvent: Sendable, Equatable {
     /// The subscription: the nested transaction's `originalTransactionId` (else the nested renewal info's);
     /// `nil` when neither was accepted.
     public var subscription: CompactIdentifier?
+    /// The nested transaction's `transactionId` (the transaction a `CONSUMPTION_REQUEST`, `REFUND` or
+    /// `REFUND_DECLINED` is about); `nil` when none was accepted.
+    public var transaction: CompactIdentifier?
+    /// `data.consumptionRequestReason`, raw (`UNINTENDED_PURCHASE`, …), or `nil`.
+    public var consumptionRequestReason: String?
 
     /// An event from its fields.
-    public init(notificationUUID: String, notificationType: String, subtype: String?, signedDate: Int64, originalTransactionId: String?) {
+    public init(
+        notificationUUID: String, notificationType: String, subtype: String?, signedDate: Int64, originalTransactionId: String?,
+        transactionId: String? = nil, consumptionRequestReason: String? = nil
+    ) {
         self.key = Key(notificationUUID)
         self.notificationType = notificationType
         self.subtype = subtype
         self.signedDate = signedDate
         self.subscription = originalTransactionId.map(CompactIdentifier.init)
+        self.transaction = transactionId.map(CompactIdentifier.init)
+        self.consumptionRequestReason = consumptionRequestReason
     }
+
+    /// Apple's `notificationUUID`: a UUID in lower case (as Apple writes them), else the text as written.
+    public var notificationUUID: String {
+        switch key {
+        case .uuid(let uuid): uuid.uuidString.lowercased()
+        case .text(let text): text
+        }
+    }
+
+    /// The nested transaction's `transactionId` as Apple wrote it.
+    public var transactionId: String? { transaction?.string }
 
     /// The subscription's `originalTransactionId` as Apple wrote it.
     public var originalTransactionId: String? { subscription?.string }

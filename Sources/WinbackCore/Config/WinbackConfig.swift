@@ -22,6 +22,8 @@ public struct WinbackConfig: Sendable, Equatable {
     public var delivery: DeliverySettings? = nil
     /// `retentionMessaging` (docs/retention-messaging.md): `winback serve`'s default message; `nil` when absent.
     public var retentionMessaging: RetentionMessagingSettings? = nil
+    /// `refunds` (docs/refunds.md): how `winback refunds` answers refund requests; `nil` when absent (nothing is sent).
+    public var refunds: RefundSettings? = nil
     /// The SQLite offer ledger.
     public var ledger: String
     /// The verified store's directory (docs/verified-store.md); `nil`: `verified/` beside the ledger.
@@ -41,7 +43,7 @@ public struct WinbackConfig: Sendable, Equatable {
         }
         let reader = try ConfigObject(root, key: "")
         try reader.allowOnly([
-            "app", "inputs", "trust", "report", "signing", "api", "delivery", "retentionMessaging", "ledger", "store", "output",
+            "app", "inputs", "trust", "report", "signing", "api", "delivery", "retentionMessaging", "refunds", "ledger", "store", "output",
             "campaigns",
         ])
 
@@ -128,6 +130,9 @@ public struct WinbackConfig: Sendable, Equatable {
         let retentionMessaging = try reader.optional("retentionMessaging").map { value throws(ConfigError) in
             try RetentionMessagingSettings.parse(ConfigObject(value, key: "retentionMessaging"))
         }
+        let refunds = try reader.optional("refunds").map { value throws(ConfigError) in
+            try RefundSettings.parse(ConfigObject(value, key: "refunds"))
+        }
         let ledger = try reader.string("ledger")
         let store = try reader.optionalString("store")
         let output = try reader.string("output")
@@ -154,6 +159,7 @@ public struct WinbackConfig: Sendable, Equatable {
             signing: signing, api: api, ledger: ledger, store: store, output: output, campaigns: campaigns)
         config.delivery = delivery
         config.retentionMessaging = retentionMessaging
+        config.refunds = refunds
         return config
     }
 }

@@ -84,6 +84,13 @@ extension OfferLedger {
                     arguments: [Data(EncodedRow(values).bytes), row["rowid"] as Int64])
             }
         }
+        // v7 (docs/refunds.md): each refund request's decision, recorded before its answer is sent, and its answer after.
+        migrator.registerMigration("v7") { db in
+            try db.execute(
+                sql: "CREATE TABLE refund_answers (notification_uuid TEXT PRIMARY KEY, transaction_id TEXT, policy_id TEXT, "
+                    + "preference TEXT NOT NULL, delivery_status TEXT NOT NULL, sample_content_provided INTEGER NOT NULL, "
+                    + "status TEXT NOT NULL, decided_at INTEGER NOT NULL, answered_at INTEGER, http_status INTEGER, error_code INTEGER)")
+        }
         return migrator
     }
 }

@@ -125,7 +125,8 @@ public enum RunJob {
         let (calendar, money) = (context.calendar, context.money)
         async let tallies = ReportTallies.make(model, calendar: calendar, context: money)
         outputs += try await writeSubscriptions(model.timelines, context)
-        let reports = RunReports(await tallies, calendar: context.calendar, currency: context.money.settings.currency)
+        var reports = RunReports(await tallies, calendar: context.calendar, currency: context.money.settings.currency)
+        reports.refundRequests = try refundRows(RefundRequests.collect(model, money: money), context)
         return try writeAggregateTables(
             reports, context, measuring: { OutcomeCohorts.memberTally($0, timelines: model.timelines, asOf: calendar.asOf, money: money) },
             into: &outputs, phase: phase)
@@ -193,6 +194,7 @@ public enum RunJob {
         try write(.mrrMonthly, reports.money.mrr.rows())
         try write(.ltvCohorts, reports.money.ltv.rows())
         try write(.campaignOutcomes, reports.campaignOutcomes)
+        try write(.refundRequests, reports.refundRequests)
         phase.advance(by: outputs.reduce(0) { $0 + $1.rows })
         phase.finish()
         return reports
@@ -213,6 +215,14 @@ public enum RunJob {
         return CampaignOutcomesReport.rows(
             cohorts, members: try measuring(cohorts), asOf: context.calendar.asOf, currency: context.money.settings.currency,
             designs: designs)
+    }
+
+    /// `refund_requests` (docs/refunds.md): each request with the answer `winback refunds` recorded in the ledger
+    /// (read without its lock: `winback refunds` may be answering meanwhile), `unanswered` without one.
+    static func refundRows(_ requests: [RefundRequest], _ context: RunContext) throws -> [RefundRequestsReport.Row] {
+        guard !requests.isEmpty else { return [] }
+        let answers = try OfferLedger.refundAnswers(path: context.loaded.ledgerPath(override: context.options.ledgerOverride))
+        return RefundRequestsReport.rows(requests, answers: answers)
     }
 
     /// What the campaigns stage leaves for publishing.

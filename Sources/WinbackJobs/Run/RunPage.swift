@@ -31,6 +31,7 @@ enum RunPage {
         content.mrrMonthly = reports.money.mrr.rows()
         content.ltvCohorts = reports.money.ltv.rows()
         content.campaignOutcomes = reports.campaignOutcomes
+        content.refundRequests = reports.refundRequests
         return content
     }
 

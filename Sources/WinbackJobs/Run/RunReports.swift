@@ -35,6 +35,8 @@ public struct RunReports: Sendable {
     public var money: MoneyReports
     /// The rows of `campaign_outcomes.csv` (docs/campaigns.md), as written.
     public var campaignOutcomes: [CampaignOutcomesReport.Row] = []
+    /// The rows of `refund_requests.csv` (docs/refunds.md), as written.
+    public var refundRequests: [RefundRequestsReport.Row] = []
 
     /// The tables of `tallies`: `churn_monthly` and `mrr_monthly` over the months from the first purchase of a
     /// non-family subscription through `D`'s; `currency` is the reporting currency.

@@ -43,6 +43,7 @@ enum RunSummary {
                 .array(CampaignOutcomesReport.splitAlarms(reports.campaignOutcomes).map { JSONElement(value: $0.json, range: 0..<0) })
             ),
             ("retentionRequests", retentionRequests),
+            ("refundRequests", RefundRequestsReport.Summary(reports.refundRequests, currency: reports.money.currency).json),
         ])
     }
 

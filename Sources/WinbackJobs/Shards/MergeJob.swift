@@ -42,8 +42,10 @@ public enum MergeJob {
             members.add(shardMembers)
         }
         ingested.outputs += try mergeSubscriptions(set, context, expected: tallies.subscriptions)
+        var merged = RunReports(tallies, calendar: context.calendar, currency: context.money.settings.currency)
+        merged.refundRequests = try RunJob.refundRows(try readRefundRequests(set), context)
         let reports = try RunJob.writeAggregateTables(
-            RunReports(tallies, calendar: context.calendar, currency: context.money.settings.currency), context,
+            merged, context,
             measuring: { cohorts in
                 let digest = OutcomeCohorts.digest(cohorts)
                 for partial in set.partials where partial.manifest.outcomeCohortsSha256 != digest {
@@ -184,6 +186,28 @@ public enum MergeJob {
             return CodePointOrder.less(lhs.originalTransactionId, rhs.originalTransactionId)
         }
         return try LifecycleEventsFile.write(events.lazy.map(\.line), directory: context.temporary)
+    }
+
+    /// Every shard's refund requests, ordered by `notificationUUID` as one machine orders them (a request is in
+    /// one shard: a copy in two is refused, 74).
+    private static func readRefundRequests(_ set: PartialSet) throws -> [RefundRequest] {
+        var requests: [RefundRequest] = []
+        var seen: Set<String> = []
+        for partial in set.partials {
+            let path = partial.directory + "/" + PartialManifest.refundsFile
+            let reader = try partial.records(PartialManifest.refundsFile)
+            while let fields = try reader.next(fields: 2) {
+                guard let request = (try? JSONParser.parse(fields[1])).flatMap(RefundRequest.init(json:)) else {
+                    throw JobError.io(IOError(path: path, reason: "unusable partial file: not a refund request"))
+                }
+                guard seen.insert(request.notificationUUID).inserted else {
+                    throw JobError.io(IOError(path: path, reason: "refund request \(request.notificationUUID) is in two partials"))
+                }
+                requests.append(request)
+            }
+        }
+        requests.sort { CodePointOrder.less($0.notificationUUID, $1.notificationUUID) }
+        return requests
     }
 
     /// A partial's ``ReportTallies`` and campaign-outcome members' tally.

@@ -76,6 +76,12 @@ public enum ShardJob {
         }
         files[PartialManifest.eventsFile] = digest(try events.finish())
 
+        let refunds = try PartialRecordWriter(directory: partial, name: PartialManifest.refundsFile)
+        for request in RefundRequests.collect(model, money: money) {
+            try refunds.append([Array(request.notificationUUID.utf8), Array(JSONText.render(request.json).utf8)])
+        }
+        files[PartialManifest.refundsFile] = digest(try refunds.finish())
+
         let selector = CampaignSelector(holdoutBucket: HoldoutHash.bucket)
         let candidates = try PartialRecordWriter(directory: partial, name: PartialManifest.candidatesFile)
         for campaign in campaigns.sorted(by: { CodePointOrder.less($0.id, $1.id) }) {

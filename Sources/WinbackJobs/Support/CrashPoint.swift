@@ -10,11 +10,11 @@ import Foundation
 ///   at any point leaves a consistent ledger and output.
 /// - `WINBACK_TEST_PAUSE_AT=<phase>` makes it print `winback: test pause at <phase>` to standard error
 ///   and wait there, so a test can signal it at a known point instead of after a guessed delay.
-enum CrashPoint {
+package enum CrashPoint {
     static let phase = ProcessInfo.processInfo.environment["WINBACK_TEST_KILL_AT"]
     static let pausePhase = ProcessInfo.processInfo.environment["WINBACK_TEST_PAUSE_AT"]
 
-    static func reach(_ name: String) {
+    package static func reach(_ name: String) {
         if phase == name { kill(getpid(), SIGKILL) }
         if pausePhase == name {
             FileHandle.standardError.write(Data("winback: test pause at \(name)\n".utf8))

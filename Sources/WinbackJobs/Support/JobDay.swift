@@ -17,6 +17,12 @@ package enum JobDay {
         if !isQuiet { Diagnostics.logger.warning("\(message)") }
     }
 
+    /// The report calendar whose as-of date is today in the report time zone: its `T` (the next midnight) is after
+    /// `now`, so every record signed so far is in it (`winback refunds`).
+    package static func today(config: WinbackConfig, now: Date) throws(JobError) -> ReportCalendar {
+        try calendar(config: config, asOf: nil, now: now.addingTimeInterval(86_400))
+    }
+
     /// The report calendar for `--as-of`, or yesterday in the report time zone.
     package static func calendar(config: WinbackConfig, asOf: String?, now: Date) throws(JobError) -> ReportCalendar {
         let date: (Int, Int, Int)

@@ -14,11 +14,11 @@ import WinbackJobs
 final class AppStoreAPIClient: Sendable {
     /// One request: where it goes and what it is about, for messages.
     struct Request: Sendable {
-        /// `GET` or `POST`.
+        /// `GET`, `POST` or `PUT`.
         var method: String
         /// The full URL.
         var url: URL
-        /// The JSON body of a `POST`.
+        /// The JSON body of a `POST` or `PUT`.
         var body: [UInt8]?
         /// What the request is for, in messages: `2026-11-09`, `original transaction 2000000123`.
         var subject: String
@@ -26,10 +26,12 @@ final class AppStoreAPIClient: Sendable {
         var expected: String
     }
 
-    /// What a request brought: the parsed body, or 404 when the caller accepts it as an answer.
+    /// What a request brought: the parsed body, 404 when the caller accepts it as an answer, or another 4xx
+    /// (not 401, 403 or 429) with Apple's body when the caller accepts those.
     enum Answer<Value> {
         case value(Value)
         case notFound
+        case refused(status: Int, body: [UInt8])
     }
 
     private let transport: HTTPTransport
@@ -84,14 +86,17 @@ final class AppStoreAPIClient: Sendable {
         return url
     }
 
-    /// Sends `request` until it has an answer: `parse` of a 200's body, or ``Answer/notFound`` for a 404 when
-    /// `acceptsNotFound` (otherwise a 404 is 76 like any unexpected status). Retried by ``RetryLoop``.
+    /// Sends `request` until it has an answer: `parse` of the body of a `success` status (200 unless given),
+    /// ``Answer/notFound`` for a 404 when `acceptsNotFound`, ``Answer/refused(status:body:)`` for another 4xx (not
+    /// 401, 403 or 429) when `acceptsRefusals` (otherwise each is 76 like any unexpected status). Retried by
+    /// ``RetryLoop``; `label` names the job in its log lines (`sync`, `refunds`).
     func send<Value>(
-        _ request: Request, acceptsNotFound: Bool = false, parse: ([UInt8]) throws -> Value
+        _ request: Request, success: Int = 200, acceptsNotFound: Bool = false, acceptsRefusals: Bool = false, label: String = "sync",
+        parse: ([UInt8]) throws -> Value
     ) async throws(JobError) -> Answer<Value> {
         let subject = request.subject
         let loop = RetryLoop(policy: policy, now: now, sleep: sleep, jitter: jitter, log: log)
-        return try await loop.run(label: "sync: \(subject)") { (attempt) throws(JobError) -> RetryLoop.Attempt<Answer<Value>> in
+        return try await loop.run(label: "\(label): \(subject)") { (attempt) throws(JobError) -> RetryLoop.Attempt<Answer<Value>> in
             await pacer?.waitForTurn()
             state.withLock { counters in
                 counters.requests += 1
@@ -112,20 +117,22 @@ final class AppStoreAPIClient: Sendable {
                     exhausted: { .temporary("no answer from \(baseURL) for \(subject) after \(attempt) attempts: \($0)") })
             }
             switch response.status {
-            case 200:
+            case success:
                 do {
                     return .answered(.value(try parse(response.body)))
                 } catch {
                     // A 200 cut short by a proxy reads as malformed JSON: worth another try, then 76.
                     let reason = HTTPResponse.escaped("\(error)", limit: 200)
                     return .temporary(
-                        problem: "HTTP 200 with a body that is not \(request.expected) (\(reason))", retryAfter: nil,
+                        problem: "HTTP \(success) with a body that is not \(request.expected) (\(reason))", retryAfter: nil,
                         exhausted: .unexpectedResponse(
-                            "the App Store Server API answered HTTP 200 with a body that is not \(request.expected) "
+                            "the App Store Server API answered HTTP \(success) with a body that is not \(request.expected) "
                                 + "(\(reason)): \(response.bodyExcerpt())"))
                 }
             case 404 where acceptsNotFound:
                 return .answered(.notFound)
+            case 400...499 where acceptsRefusals && ![401, 403, 429].contains(response.status):
+                return .answered(.refused(status: response.status, body: response.body))
             case 300...399:
                 throw .unexpectedResponse(
                     "the App Store Server API answered HTTP \(response.status) (a redirect"
