@@ -14,7 +14,7 @@ struct ClientSetup {
 
     /// Reads the `api` block (64 naming it when absent) and loads its key.
     init(_ loaded: LoadedConfig, options: RefundsOptions, log: @escaping @Sendable (String) -> Void) throws(JobError) {
-        let settings = try SyncSetup.settings(loaded)
+        let settings = try SyncSetup.settings(loaded, command: "winback refunds")
         key = try InAppPurchaseKeyLoader.apiKey(loaded, settings: settings, environment: options.environment, warn: log)
         baseURL = settings.baseURL ?? APISettings.defaultBaseURL(environment: loaded.config.app.environment)
         bundleId = loaded.config.app.bundleId

@@ -7,13 +7,13 @@ import WinbackJobs
 /// What every `winback sync` mode does before and while it writes: read the `api` block, create and lock
 /// its directory, and write `{"<member>": "<JWS>"}` lines.
 enum SyncSetup {
-    /// The config's `api` block, or 64 naming it.
-    static func settings(_ loaded: LoadedConfig) throws(JobError) -> APISettings {
+    /// The config's `api` block, or 64 naming it and the `command` that needs it.
+    static func settings(_ loaded: LoadedConfig, command: String = "winback sync") throws(JobError) -> APISettings {
         guard let settings = loaded.config.api else {
             throw .config(
                 file: loaded.path,
                 ConfigError(
-                    key: "api", message: "expected keyId, issuerId, privateKeyFile and directory (required by winback sync), found none"))
+                    key: "api", message: "expected keyId, issuerId, privateKeyFile and directory (required by \(command)), found none"))
         }
         return settings
     }
