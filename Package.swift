@@ -53,8 +53,10 @@ let package = Package(
         .target(name: "WinbackAnalytics", dependencies: ["WinbackAppStore"]),
         // what a developer configures and decides: config, campaigns, Retention Messaging, campaign outcomes;
         .target(name: "WinbackCore", dependencies: ["WinbackAppStore", "WinbackAnalytics"]),
+        // who is about to leave: the renewal outlook's estimate, rows and backtest.
+        .target(name: "WinbackOutlook", dependencies: ["WinbackAppStore", "WinbackAnalytics"]),
         // report.html: its sections, charts and tables, drawn from the reports' values.
-        .target(name: "WinbackReportPage", dependencies: ["WinbackAppStore", "WinbackAnalytics", "WinbackCore"]),
+        .target(name: "WinbackReportPage", dependencies: ["WinbackAppStore", "WinbackAnalytics", "WinbackCore", "WinbackOutlook"]),
         // base64url decoded 32 / 16 characters at a time with AVX2 / SSSE3 (JWS payloads and signatures).
         .target(name: "CBase64"),
         // JWS parsing and verification through the x5c chain; signing.
@@ -104,8 +106,8 @@ let package = Package(
         .target(
             name: "WinbackJobs",
             dependencies: [
-                "WinbackAppStore", "WinbackAnalytics", "WinbackCore", "WinbackReportPage", "WinbackCrypto", "WinbackIngest", "WinbackIO",
-                "WinbackParquet",
+                "WinbackAppStore", "WinbackAnalytics", "WinbackCore", "WinbackOutlook", "WinbackReportPage", "WinbackCrypto",
+                "WinbackIngest", "WinbackIO", "WinbackParquet",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -192,7 +194,8 @@ let package = Package(
         .testTarget(
             name: "WinbackCoreTests",
             dependencies: [
-                "WinbackAppStore", "WinbackAnalytics", "WinbackCore", "WinbackReportPage", "WinbackCrypto", "WinbackTestSupport",
+                "WinbackAppStore", "WinbackAnalytics", "WinbackCore", "WinbackOutlook", "WinbackReportPage", "WinbackCrypto",
+                "WinbackTestSupport",
             ]
         ),
         .testTarget(
@@ -210,7 +213,8 @@ let package = Package(
         .testTarget(
             name: "WinbackJobsTests",
             dependencies: [
-                "WinbackJobs", "WinbackRemote", "WinbackAppStore", "WinbackAnalytics", "WinbackCore", "WinbackReportPage", "WinbackIngest",
+                "WinbackJobs", "WinbackRemote", "WinbackAppStore", "WinbackAnalytics", "WinbackCore", "WinbackOutlook", "WinbackReportPage",
+                "WinbackIngest",
                 "WinbackIO",
                 "WinbackSampleData", "WinbackServer", "WinbackTestSupport", "winback",
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -47,7 +47,7 @@ def main(directory: str) -> int:
                 if output["rows"] else 0
         elif output["name"].endswith(".html"):
             page = open(path, encoding="utf-8").read()
-            sections = ["active", "churn", "money", "expiration", "offers", "retention", "campaigns", "refunds", "quality"]
+            sections = ["active", "churn", "money", "expiration", "offers", "retention", "outlook", "campaigns", "refunds", "quality"]
             missing = [s for s in sections if f'<section id="{s}">' not in page]
             if missing or len(page.encode()) >= 2_000_000:
                 print(f"FAIL {output['name']}: missing sections {missing} or over 2 MB")

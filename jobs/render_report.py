@@ -9,7 +9,7 @@ import subprocess
 import sys
 import tempfile
 
-SECTIONS = ["active", "churn", "money", "expiration", "offers", "retention", "campaigns", "quality"]
+SECTIONS = ["active", "churn", "money", "expiration", "offers", "retention", "outlook", "campaigns", "refunds", "quality"]
 CHROMIUM = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
             "--enable-logging=stderr", "--v=0"]
 

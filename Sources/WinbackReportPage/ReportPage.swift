@@ -8,7 +8,9 @@ import WinbackAnalytics
 /// per-subscription rows.
 public enum ReportPage {
     /// Section element ids, in page order.
-    public static let sectionIDs = ["active", "churn", "money", "expiration", "offers", "retention", "campaigns", "refunds", "quality"]
+    public static let sectionIDs = [
+        "active", "churn", "money", "expiration", "offers", "retention", "outlook", "campaigns", "refunds", "quality",
+    ]
 
     /// Most bars in one horizontal chart or rows in one table; the rest are summed or counted in a note.
     static let maximumRows = 25
@@ -25,12 +27,12 @@ public enum ReportPage {
         let titles = [
             "Active paid subscriptions", "Monthly churn by lapse reason", "Revenue, MRR and lifetime value", "Expiration reasons",
             "Offer usage", "Retention cohorts",
-            "Campaigns", "Refund requests", "Data quality",
+            "Who is about to leave", "Campaigns", "Refund requests", "Data quality",
         ]
         let bodies = [
             activeSection(content), churnSection(content), moneySection(content), expirationSection(content), offersSection(content),
             retentionSection(content),
-            campaignsSection(content), refundsSection(content), qualitySection(content),
+            outlookSection(content), campaignsSection(content), refundsSection(content), qualitySection(content),
         ]
         var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"

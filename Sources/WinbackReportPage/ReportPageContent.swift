@@ -1,5 +1,6 @@
 import WinbackAnalytics
 import WinbackCore
+import WinbackOutlook
 
 /// Everything `report.html` shows, taken from the run's in-memory results: the same row strings that are
 /// written to the CSV reports and the same counts that go into `summary.json.gz`, so the page never
@@ -57,6 +58,8 @@ public struct ReportPageContent: Sendable {
     public var campaignOutcomes: [CampaignOutcomesReport.Row] = []
     /// Rows of `refund_requests.csv` (docs/refunds.md).
     public var refundRequests: [RefundRequestsReport.Row] = []
+    /// `renewal_outlook`'s totals and backtest (docs/renewal-outlook.md).
+    public var renewalOutlook: RenewalOutlookSummary?
 
     /// The content of one page; `freshness` adds the stale banner when the data is stale.
     public init(

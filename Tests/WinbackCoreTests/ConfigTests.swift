@@ -136,7 +136,7 @@ import WinbackCore
             text: replacing("\"campaigns\": []", with: "\"campaigns\": [{\"id\": \"wb\", \"rules\": {\"minPaidDay\": 3}}]"),
             key: "campaigns[0] ('wb').rules.minPaidDay",
             message:
-                "unknown key (allowed here: lapseReasons, maxDaysSinceAutoRenewDisabled, maxDaysSinceLapse, maxDaysToExpiry, minDaysSinceLapse, minPaidDays, productIds, requireAppleEligibility, storefronts)"
+                "unknown key (allowed here: lapseReasons, maxDaysSinceAutoRenewDisabled, maxDaysSinceLapse, maxDaysToExpiry, maxRenewalProbability, minDaysSinceLapse, minExpectedProceeds12m, minPaidDays, productIds, requireAppleEligibility, storefronts)"
         ),
         BadConfig(
             name: "not JSON", text: "{", key: "(file)",

@@ -3,7 +3,7 @@ import Testing
 import WinbackAnalytics
 import WinbackTestSupport
 
-/// The pure modules (WinbackAppStore, WinbackAnalytics, WinbackCore, WinbackReportPage) hold values and pure
+/// The pure modules (WinbackAppStore, WinbackAnalytics, WinbackCore, WinbackOutlook, WinbackReportPage) hold values and pure
 /// functions only: no locks or atomics, no unchecked sendability, no clock, no files, no environment, no
 /// randomness. Those live in the modules above them.
 @Suite struct CorePurityTests {
@@ -34,14 +34,15 @@ import WinbackTestSupport
     }
 
     /// The pure modules.
-    static let pureModules = ["WinbackAppStore", "WinbackAnalytics", "WinbackCore", "WinbackReportPage"]
+    static let pureModules = ["WinbackAppStore", "WinbackAnalytics", "WinbackCore", "WinbackOutlook", "WinbackReportPage"]
 
     @Test(arguments: pureModules)
     func pureSourcesHaveNoEffects(_ module: String) throws {
         let directory = Fixtures.packageRoot.appendingPathComponent("Sources/" + module)
         let files = try #require(FileManager.default.enumerator(atPath: directory.path)).compactMap { $0 as? String }
             .filter { $0.hasSuffix(".swift") }
-        #expect(files.count > 15, "found only \(files.count) sources under \(directory.path)")
+        // The directory was found and read (the smallest pure module has a dozen files).
+        #expect(files.count > 10, "found only \(files.count) sources under \(directory.path)")
         var found: [String] = []
         for file in files.sorted() {
             let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)

@@ -21,7 +21,8 @@ import WinbackTestSupport
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: day.path))
         let tables = [
             "campaign_outcomes", "churn_daily", "churn_monthly", "eligible_accounts", "events_daily", "expiration_reasons", "ltv_cohorts",
-            "mrr_monthly", "offer_usage", "refund_requests", "retention_cohorts", "revenue_daily", "revenue_monthly", "subscriptions",
+            "mrr_monthly", "offer_usage", "refund_requests", "renewal_outlook", "retention_cohorts", "revenue_daily", "revenue_monthly",
+            "subscriptions",
         ]
         let keepsCSV = formats.contains("csv")
         for table in tables {

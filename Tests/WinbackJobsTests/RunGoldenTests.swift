@@ -92,7 +92,8 @@ import WinbackTestSupport
                 "events_daily.csv.gz",
                 "expiration_reasons.csv.gz", "lifecycle_events.ndjson.gz", "ltv_cohorts.csv.gz", "mrr_monthly.csv.gz", "offer_usage.csv.gz",
                 "offers.ndjson.gz", "refund_requests.csv.gz",
-                "rejects.ndjson.gz", "report.html", "retention_cohorts.csv.gz", "retention_decisions.csv.gz", "revenue_daily.csv.gz",
+                "rejects.ndjson.gz", "renewal_outlook.csv.gz", "report.html", "retention_cohorts.csv.gz", "retention_decisions.csv.gz",
+                "revenue_daily.csv.gz",
                 "revenue_monthly.csv.gz",
                 "subscriptions.csv.gz", "summary.json.gz",
             ])

@@ -217,18 +217,18 @@ import WinbackTestSupport
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/dt=2026-11-19").path))
     }
 
-    /// A partial of format version 4 (an older winback's: no refund requests) is refused naming the version (64).
+    /// A partial of format version 4 (an older winback's: no renewal outlook) is refused naming the version (64).
     @Test func aPartialOfAnotherFormatVersionIsRefused() throws {
         let directory = try CommandRunner.temporaryDirectory("shard-version")
         let old = directory.appendingPathComponent("a1")
         try FileManager.default.copyItem(at: Self.partials.appendingPathComponent("a1"), to: old)
         let manifest = old.appendingPathComponent("partial.json")
         let text = try String(contentsOf: manifest, encoding: .utf8)
-        try #require(text.contains(#""version":5"#))
-        try text.replacingOccurrences(of: #""version":5"#, with: #""version":4"#).write(to: manifest, atomically: true, encoding: .utf8)
+        try #require(text.contains(#""version":6"#))
+        try text.replacingOccurrences(of: #""version":6"#, with: #""version":5"#).write(to: manifest, atomically: true, encoding: .utf8)
         let result = try Self.mergeWithShardZero(old, out: directory.appendingPathComponent("out"))
         #expect(result.exitCode == 64, "\(result.stderr)")
-        #expect(result.firstErrorLine.contains("version: expected 5, found 4"), "\(result.stderr)")
+        #expect(result.firstErrorLine.contains("version: expected 6, found 5"), "\(result.stderr)")
     }
 
     /// Partials that lie about what they hold (issue 44): shard 0's partial relabelled as shard 1, or shard 0's

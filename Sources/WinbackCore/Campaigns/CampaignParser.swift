@@ -302,6 +302,26 @@ public enum CampaignParser {
         if let days = rules.maxDaysSinceAutoRenewDisabled, days < 0 {
             throw ConfigError(key: "\(key).maxDaysSinceAutoRenewDisabled", message: "expected an integer >= 0, found \(days)")
         }
+        if object.optional("maxRenewalProbability") != nil {
+            let probability = try object.number("maxRenewalProbability")
+            guard probability >= 0, probability <= 1 else {
+                throw ConfigError(key: "\(key).maxRenewalProbability", message: "expected a number from 0 to 1, found \(probability)")
+            }
+            rules.maxRenewalProbability = Int64((probability * 1_000_000).rounded())
+        }
+        if object.optional("minExpectedProceeds12m") != nil {
+            let amount = try object.number("minExpectedProceeds12m")
+            guard amount >= 0, amount < 1e12 else {
+                throw ConfigError(
+                    key: "\(key).minExpectedProceeds12m", message: "expected an amount >= 0 in the reporting currency, found \(amount)")
+            }
+            rules.minExpectedProceeds12m = Int64((amount * 1000).rounded())
+        }
+        if audience == .winBack, rules.usesRenewalOutlook {
+            throw ConfigError(
+                key: "\(key).\(rules.maxRenewalProbability != nil ? "maxRenewalProbability" : "minExpectedProceeds12m")",
+                message: "applies to audiences with a current subscription (retention, price_increase, billing_issue), not win_back")
+        }
         rules.storefronts = try object.optional("storefronts").map { _ throws(ConfigError) in Set(try object.stringArray("storefronts")) }
         rules.productIds = try object.optional("productIds").map { _ throws(ConfigError) in Set(try object.stringArray("productIds")) }
         switch audience {

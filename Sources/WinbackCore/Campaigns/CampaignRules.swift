@@ -19,6 +19,24 @@ public struct CampaignRules: Sendable, Equatable {
     public var storefronts: Set<String>?
     /// Product filter on the latest transaction; `nil` = no filter, `[]` = nothing.
     public var productIds: Set<String>?
+    /// retention, price_increase, billing_issue: the subscription's `renewal_outlook` row has a
+    /// `renewal_probability` of at most this, in millionths (docs/renewal-outlook.md); `nil` = no such rule.
+    public var maxRenewalProbability: Int64?
+    /// retention, price_increase, billing_issue: … an `expected_proceeds_12m` of at least this, reporting-currency
+    /// milliunits; `nil` = no such rule.
+    public var minExpectedProceeds12m: Int64?
+
+    /// Whether the rules read the subscription's `renewal_outlook` row (an account without one does not qualify).
+    public var usesRenewalOutlook: Bool { maxRenewalProbability != nil || minExpectedProceeds12m != nil }
+
+    /// Whether a `renewal_outlook` row with this probability (millionths) and expected proceeds passes the rules.
+    public func admitsOutlook(probability: Int64, expectedProceeds12m: Int64?) -> Bool {
+        if let maxRenewalProbability, probability > maxRenewalProbability { return false }
+        if let minExpectedProceeds12m {
+            guard let expected = expectedProceeds12m, expected >= minExpectedProceeds12m else { return false }
+        }
+        return true
+    }
 
     /// The default rules: every bound open, no lapse reason allowed.
     public init() {}

@@ -14,7 +14,7 @@ public enum CampaignKeys {
     /// The keys of a campaign's `rules` object.
     public static let rules: Set<String> = [
         "minPaidDays", "minDaysSinceLapse", "maxDaysSinceLapse", "lapseReasons", "requireAppleEligibility", "maxDaysSinceAutoRenewDisabled",
-        "maxDaysToExpiry", "storefronts", "productIds",
+        "maxDaysToExpiry", "storefronts", "productIds", "maxRenewalProbability", "minExpectedProceeds12m",
     ]
 
     /// Throws for a non-object campaign or an unknown key at any of its levels.

@@ -6,6 +6,7 @@ import WinbackCore
 import WinbackCrypto
 import WinbackIO
 import WinbackIngest
+import WinbackOutlook
 
 /// `winback run`: ingest → model → reports → campaigns → publish into `<output>/dt=<D>/`, ending with a
 /// one-line JSON summary (README: Commands). Each stage is one function below, in that order.
@@ -34,15 +35,17 @@ public enum RunJob {
     /// to them would make that a copy of the whole store.
     static func finish(_ ingested: consuming Ingested, _ context: RunContext) async throws -> Outcome {
         let model = buildModel(from: &ingested.result, context)
-        let reports = try await writeReports(model, context, into: &ingested.outputs)
+        var reports = try await writeReports(model, context, into: &ingested.outputs)
         let events = LifecycleEventsFile.events(model.timelines, calendar: context.calendar)
         ingested.outputs.append(
             try LifecycleEventsFile.write(events.lazy.map { $0.line(id: LifecycleEventsFile.id($0)) }, directory: context.temporary))
+        let outlook = try RenewalOutlookTable.write(model, context, into: &ingested.outputs)
+        reports.renewalOutlook = outlook.summary
         let selector = CampaignSelector(holdoutBucket: HoldoutHash.bucket)
         let asOf = context.calendar.asOf
         let campaigns = try runCampaigns(
-            { selector.candidates($0, timelines: model.timelines, asOf: asOf) }, context, isSigning: !ingested.isOverThreshold,
-            into: &ingested.outputs)
+            { campaign in selector.candidates(campaign, timelines: model.timelines, asOf: asOf).filter { outlook.admits($0, campaign) } },
+            context, isSigning: !ingested.isOverThreshold, into: &ingested.outputs)
         let outcome = try publish(ingested, reports: reports, campaigns: campaigns, context)
         if context.options.exitsAfterRun { ExitReclaim.keep(model) }
         return outcome

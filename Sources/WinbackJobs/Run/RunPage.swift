@@ -4,6 +4,7 @@ import WinbackAnalytics
 import WinbackCore
 import WinbackIO
 import WinbackIngest
+import WinbackOutlook
 import WinbackReportPage
 
 /// `report.html` of a run: the page content gathered from the run's results, and the file written next to
@@ -32,6 +33,7 @@ enum RunPage {
         content.ltvCohorts = reports.money.ltv.rows()
         content.campaignOutcomes = reports.campaignOutcomes
         content.refundRequests = reports.refundRequests
+        content.renewalOutlook = reports.renewalOutlook
         return content
     }
 

@@ -1,5 +1,6 @@
 import WinbackAnalytics
 import WinbackCore
+import WinbackOutlook
 
 /// The aggregate report rows of a run, built once from the run's ``ReportTallies`` (one machine's, or the
 /// shards' added: docs/sharding.md) and shared by the CSV writers, the summary and the page (so every number
@@ -37,6 +38,8 @@ public struct RunReports: Sendable {
     public var campaignOutcomes: [CampaignOutcomesReport.Row] = []
     /// The rows of `refund_requests.csv` (docs/refunds.md), as written.
     public var refundRequests: [RefundRequestsReport.Row] = []
+    /// `renewal_outlook`'s totals and backtest (docs/renewal-outlook.md).
+    public var renewalOutlook = RenewalOutlookSummary()
 
     /// The tables of `tallies`: `churn_monthly` and `mrr_monthly` over the months from the first purchase of a
     /// non-family subscription through `D`'s; `currency` is the reporting currency.

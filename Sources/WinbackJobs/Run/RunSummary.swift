@@ -3,6 +3,7 @@ import WinbackAppStore
 import WinbackCore
 import WinbackIO
 import WinbackIngest
+import WinbackOutlook
 
 /// `summary.json.gz` and the run's stdout line (README: Commands).
 enum RunSummary {
@@ -44,6 +45,7 @@ enum RunSummary {
             ),
             ("retentionRequests", retentionRequests),
             ("refundRequests", RefundRequestsReport.Summary(reports.refundRequests, currency: reports.money.currency).json),
+            ("renewalOutlook", reports.renewalOutlook.json),
         ])
     }
 

@@ -5,6 +5,7 @@ import WinbackAppStore
 import WinbackCore
 import WinbackIO
 import WinbackIngest
+import WinbackOutlook
 
 /// `winback merge` (docs/sharding.md): the shards' partials checked (``PartialSet``), then combined without
 /// holding the subscriptions: rejects and `subscriptions` rows streamed in a k-way merge (input order, key
@@ -36,15 +37,17 @@ public enum MergeJob {
         let phase = PhaseProgress(phase: "reports", isQuiet: context.options.isQuiet)
         var tallies = ReportTallies()
         var members = TallyTable()
+        var outlookPart = RenewalOutlook()
         for partial in set.partials {
-            let (shardTallies, shardMembers) = try readTallies(partial)
+            let (shardTallies, shardMembers, shardOutlook) = try readTallies(partial)
             tallies.add(shardTallies)
             members.add(shardMembers)
+            outlookPart.add(shardOutlook)
         }
         ingested.outputs += try mergeSubscriptions(set, context, expected: tallies.subscriptions)
         var merged = RunReports(tallies, calendar: context.calendar, currency: context.money.settings.currency)
         merged.refundRequests = try RunJob.refundRows(try readRefundRequests(set), context)
-        let reports = try RunJob.writeAggregateTables(
+        var reports = try RunJob.writeAggregateTables(
             merged, context,
             measuring: { cohorts in
                 let digest = OutcomeCohorts.digest(cohorts)
@@ -59,9 +62,13 @@ public enum MergeJob {
 
         // After the tables, as a run writes it (the manifest lists the files in the order written).
         ingested.outputs.append(try mergeLifecycleEvents(set, context))
+        let outlook = try RenewalOutlookTable.write(
+            outlookPart, facts: { body in try mergeOutlookFacts(set, body) }, context, into: &ingested.outputs)
+        reports.renewalOutlook = outlook.summary
         let candidates = try readCandidates(set, campaigns: context.campaigns)
         let campaigns = try RunJob.runCampaigns(
-            { candidates[$0.id] ?? [] }, context, isSigning: !ingested.isOverThreshold, into: &ingested.outputs)
+            { campaign in (candidates[campaign.id] ?? []).filter { outlook.admits($0, campaign) } }, context,
+            isSigning: !ingested.isOverThreshold, into: &ingested.outputs)
         return try RunJob.publish(ingested, reports: reports, campaigns: campaigns, context)
     }
 
@@ -210,17 +217,39 @@ public enum MergeJob {
         return requests
     }
 
-    /// A partial's ``ReportTallies`` and campaign-outcome members' tally.
-    private static func readTallies(_ partial: PartialSet.Partial) throws(JobError) -> (ReportTallies, TallyTable) {
+    /// The shards' `renewal_outlook` facts in `originalTransactionId` order (a k-way merge), each handed to `body`.
+    private static func mergeOutlookFacts(_ set: PartialSet, _ body: (RenewalFacts) throws -> Void) throws {
+        let readers = try set.partials.map { partial throws(JobError) in try partial.records(PartialManifest.outlookFile) }
+        func next(_ shard: Int) throws -> (id: CompactIdentifier, facts: RenewalFacts)? {
+            guard let fields = try readers[shard].next(fields: 2) else { return nil }
+            guard let facts = (try? JSONParser.parse(fields[1])).flatMap(RenewalFacts.init(json:)) else {
+                throw JobError.io(
+                    IOError(
+                        path: set.partials[shard].directory + "/" + PartialManifest.outlookFile,
+                        reason: "unusable partial file: not a renewal outlook row"))
+            }
+            try checkOwner(facts.originalTransactionId, of: set.partials[shard], file: PartialManifest.outlookFile)
+            return (CompactIdentifier(facts.originalTransactionId), facts)
+        }
+        var heads = try readers.indices.map(next)
+        while let shard = smallest(heads, by: { CompactIdentifier.precedes($0.id, $1.id) }), let head = heads[shard] {
+            try body(head.facts)
+            heads[shard] = try next(shard)
+        }
+    }
+
+    /// A partial's ``ReportTallies``, campaign-outcome members' tally and renewal outlook part.
+    private static func readTallies(_ partial: PartialSet.Partial) throws(JobError) -> (ReportTallies, TallyTable, RenewalOutlook) {
         let reader = try partial.records(PartialManifest.talliesFile)
-        guard let fields = try reader.next(fields: 2), try reader.next(fields: 2) == nil,
+        guard let fields = try reader.next(fields: 3), try reader.next(fields: 3) == nil,
             let tallies = (try? JSONParser.parse(fields[0])).flatMap(ReportTallies.init(json:)),
-            let members = (try? JSONParser.parse(fields[1])).flatMap(TallyTable.init(json:))
+            let members = (try? JSONParser.parse(fields[1])).flatMap(TallyTable.init(json:)),
+            let outlook = (try? JSONParser.parse(fields[2])).flatMap(RenewalOutlook.init(json:))
         else {
             throw .io(
                 IOError(path: partial.directory + "/" + PartialManifest.talliesFile, reason: "unusable partial file: not the tallies"))
         }
-        return (tallies, members)
+        return (tallies, members, outlook)
     }
 
     /// Every shard's campaign candidates, by campaign id (candidates of a campaign not in the config are refused).

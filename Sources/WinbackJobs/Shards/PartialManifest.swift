@@ -5,7 +5,7 @@ import WinbackIngest
 /// `partial.json`, the last file a shard writes into its partial directory (docs/sharding.md): which shard of
 /// which run it is, what it read, its record counts, and the size and SHA-256 of each record file beside it.
 ///
-/// A partial directory, format version 5 (every record file is gzip of length-prefixed fields,
+/// A partial directory, format version 6 (every record file is gzip of length-prefixed fields,
 /// ``PartialRecordWriter``):
 /// - `subscriptions.wbr`: per subscription the shard owns, in `originalTransactionId` order: the id and its
 ///   `subscriptions` row's typed values (``EncodedRow``), which the merge renders as CSV and Parquet;
@@ -16,14 +16,18 @@ import WinbackIngest
 ///   (epoch ms), type, `originalTransactionId` and its `lifecycle_events.ndjson` line;
 /// - `refunds.wbr`: per refund request of the shard's notifications (docs/refunds.md): its `notificationUUID` and
 ///   the request as JSON (``RefundRequest/json``);
-/// - `tallies.wbr`: one record: ``ReportTallies`` and the campaign-outcome members' tally, as JSON;
-/// - `partial.json`: `{"format":"winback-partial","version":5,"shard":i,"shards":N,"asOf":"D","configSha256",
+/// - `outlook.wbr`: per subscription that can still renew, in `originalTransactionId` order: the id and its
+///   `renewal_outlook` row's facts as JSON (``RenewalFacts``), which the merge turns into rows under the estimate fit
+///   on every shard's part (docs/renewal-outlook.md);
+/// - `tallies.wbr`: one record: ``ReportTallies``, the campaign-outcome members' tally and the renewal outlook's
+///   part (``RenewalOutlook``), as JSON;
+/// - `partial.json`: `{"format":"winback-partial","version":6,"shard":i,"shards":N,"asOf":"D","configSha256",
 ///   "winbackVersion","inputs":[{"path","bytes","sha256"}],"inputWarnings":[…],"counts":{…},"filesFromStore",
 ///   "outcomeCohortsSha256","files":{"<name>":{"bytes","sha256","records"}}}`, written atomically after every
 ///   other file, so a directory without it is an unfinished shard.
 struct PartialManifest: Sendable, Equatable {
     static let format = "winback-partial"
-    static let version: Int64 = 5
+    static let version: Int64 = 6
     static let fileName = "partial.json"
     /// The record files, in the order the merge reads them.
     static let subscriptionsFile = "subscriptions.wbr"
@@ -31,8 +35,9 @@ struct PartialManifest: Sendable, Equatable {
     static let candidatesFile = "candidates.wbr"
     static let eventsFile = "events.wbr"
     static let refundsFile = "refunds.wbr"
+    static let outlookFile = "outlook.wbr"
     static let talliesFile = "tallies.wbr"
-    static let recordFiles = [subscriptionsFile, rejectsFile, candidatesFile, eventsFile, refundsFile, talliesFile]
+    static let recordFiles = [subscriptionsFile, rejectsFile, candidatesFile, eventsFile, refundsFile, outlookFile, talliesFile]
 
     /// A record file's size, SHA-256 and record count.
     struct FileDigest: Sendable, Equatable {

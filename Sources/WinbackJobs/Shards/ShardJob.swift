@@ -6,6 +6,7 @@ import WinbackCore
 import WinbackCrypto
 import WinbackIO
 import WinbackIngest
+import WinbackOutlook
 
 /// `winback run --shard i/N --partial DIR` (docs/sharding.md): reads every input, verifies only the shard's
 /// records, builds the model of the subscriptions it owns (every record of a subscription is in its owner's
@@ -82,6 +83,12 @@ public enum ShardJob {
         }
         files[PartialManifest.refundsFile] = digest(try refunds.finish())
 
+        let outlook = try PartialRecordWriter(directory: partial, name: PartialManifest.outlookFile)
+        let outlookPart = try RenewalOutlook.part(model, graceDays: loaded.config.report.gracePeriodDays) { facts in
+            try outlook.append([Array(facts.originalTransactionId.utf8), Array(JSONText.render(facts.json).utf8)])
+        }
+        files[PartialManifest.outlookFile] = digest(try outlook.finish())
+
         let selector = CampaignSelector(holdoutBucket: HoldoutHash.bucket)
         let candidates = try PartialRecordWriter(directory: partial, name: PartialManifest.candidatesFile)
         for campaign in campaigns.sorted(by: { CodePointOrder.less($0.id, $1.id) }) {
@@ -94,7 +101,10 @@ public enum ShardJob {
         let cohorts = campaigns.isEmpty ? [] : try OutcomeCohorts.read(ledgerPath: ledgerPath, calendar: calendar)
         let members = OutcomeCohorts.memberTally(cohorts, timelines: model.timelines, asOf: calendar.asOf, money: money)
         let talliesFile = try PartialRecordWriter(directory: partial, name: PartialManifest.talliesFile)
-        try talliesFile.append([Array(JSONText.render((await tallies).json).utf8), Array(JSONText.render(members.json).utf8)])
+        try talliesFile.append([
+            Array(JSONText.render((await tallies).json).utf8), Array(JSONText.render(members.json).utf8),
+            Array(JSONText.render(outlookPart.json).utf8),
+        ])
         files[PartialManifest.talliesFile] = digest(try talliesFile.finish())
         reports.advance(by: model.timelines.count)
         reports.finish()
