@@ -14,41 +14,43 @@ public struct RenewalEstimator: Sendable {
     /// The weight of a parent segment's rate, in past renewals.
     public static let priorWeight = 20.0
     /// The prior rate of each auto-renew and billing state, weighted like a parent.
-    static func statePrior(_ state: String, overall: Double) -> Double {
-        switch state {
-        case "on|none": overall
-        case "on|billing": 0.45
-        default: 0.05  // auto-renew off: renews only if the customer turns it back on
+    static func statePrior(autoRenew: Bool, billing: Bool, overall: Double) -> Double {
+        switch (autoRenew, billing) {
+        case (true, false): overall
+        case (true, true): 0.45
+        case (false, _): 0.05  // auto-renew off: renews only if the customer turns it back on
         }
     }
 
-    private let tally: RenewalTally
+    /// Every segment's counts (``RenewalTally/expanded()``).
+    private let counts: [RenewalSegment: RenewalTally.Counts]
     /// The rate over every past renewal (with one renewed and one not added, so an empty past gives 0.5).
     public let overall: Double
 
     /// The estimator fit on `tally`.
     public init(_ tally: RenewalTally) {
-        self.tally = tally
-        let all = tally.counts["*"] ?? RenewalTally.Counts()
+        counts = tally.expanded()
+        let all = counts[RenewalSegment(level: 0)] ?? RenewalTally.Counts()
         overall = (Double(all.renewed) + 1) / (Double(all.due) + 2)
     }
 
     /// The renewal probability of `features`, in `[0, 1]`.
     public func probability(_ features: RenewalFeatures) -> Double {
-        let segments = features.segments
         var rate = overall
-        for (level, key) in segments.enumerated().dropFirst() {
-            let parent = level == 1 ? Self.statePrior(key, overall: overall) : rate
-            let counts = tally.counts[key] ?? RenewalTally.Counts()
-            rate = (Double(counts.renewed) + Self.priorWeight * parent) / (Double(counts.due) + Self.priorWeight)
+        for level in UInt8(1)...5 {
+            let parent =
+                level == 1
+                ? Self.statePrior(autoRenew: features.autoRenew, billing: features.billing != .none, overall: overall) : rate
+            let segment = counts[RenewalSegment.of(features, level: level)] ?? RenewalTally.Counts()
+            rate = (Double(segment.renewed) + Self.priorWeight * parent) / (Double(segment.due) + Self.priorWeight)
         }
         return rate
     }
 
     /// The product's average rate of renewal, shrunk toward ``overall`` (the baseline the outlook is measured against).
     public func productAverage(_ productId: String) -> Double {
-        let counts = tally.counts["product|" + productId] ?? RenewalTally.Counts()
-        return (Double(counts.renewed) + Self.priorWeight * overall) / (Double(counts.due) + Self.priorWeight)
+        let product = counts[RenewalSegment.product(productId)] ?? RenewalTally.Counts()
+        return (Double(product.renewed) + Self.priorWeight * overall) / (Double(product.due) + Self.priorWeight)
     }
 
     /// The one input that lowers `features`' probability most against its product's average (`main_factor`), or

@@ -52,18 +52,20 @@ public struct RenewalFacts: Sendable, Equatable {
 
     /// The facts of `timeline` at `T` (its `asOf`), or `nil` when it cannot renew.
     public static func of(_ timeline: SubscriptionTimeline, signals: RenewalSignals?, window: Int64) -> RenewalFacts? {
-        let history = RenewalHistory(timeline, signals: signals, cut: timeline.asOf, window: window)
+        of(timeline, history: RenewalHistory(timeline, signals: signals, cut: timeline.asOf, window: window))
+    }
+
+    /// The facts of `timeline` from its `history` at `T`.
+    static func of(_ timeline: SubscriptionTimeline, history: RenewalHistory) -> RenewalFacts? {
         guard let (features, dueAt, index) = history.next(isNow: true) else { return nil }
         let transaction = timeline.transactions[index]
         var ownPrice: RenewalPrices.Price?
         if let currency = transaction.currency {
-            let key = RenewalPrices.key(transaction.productId, currency: currency, plan: transaction.billingPlanType)
-            for candidate in timeline.transactions.reversed() {
-                if let (found, price) = RenewalPrices.price(of: candidate), found == key {
-                    ownPrice = price
-                    break
-                }
+            let own = timeline.transactions.last {
+                RenewalPrices.isStandardPaid($0) && $0.productId == transaction.productId && $0.currency == currency
+                    && $0.billingPlanType == transaction.billingPlanType
             }
+            ownPrice = own.flatMap { RenewalPrices.price(of: $0)?.price }
         }
         return RenewalFacts(
             originalTransactionId: timeline.originalTransactionId,
@@ -83,19 +85,28 @@ public struct RenewalFacts: Sendable, Equatable {
         let months = Int64((Double(duration) / (30.436875 * 86_400_000)).rounded())
         let end = InstantFormat.addingMonths(asOf, 12)
         var schedule: [(dueAt: Int64, proceeds: Int64?)] = []
+        // One price converted at `D`'s rate; the proceeds change only when the commission's rate does.
+        var amount: Int64?
+        if let price, let currency, money.settings.currency != nil {
+            amount = money.convert(price.price, currency: currency, at: asOf - 1)
+        }
+        let tax = money.settings.taxRate(storefront: storefront)
+        var last: (rate: ExactDecimal, proceeds: Int64)?
         var due = nextRenewalAt
         var step: Int64 = 0
         while due <= end, schedule.count < 400 {
             var proceeds: Int64?
             if !isSale {
                 proceeds = 0
-            } else if let price, let currency, money.settings.currency != nil,
-                let amount = money.convert(price.price, currency: currency, at: asOf - 1)
-            {
-                let days = serviceDays + max(0, (due - asOf) / InstantFormat.day)
-                proceeds = MoneyMath.proceeds(
-                    amount, tax: money.settings.taxRate(storefront: storefront),
-                    commission: money.settings.commission.rate(serviceDays: days))
+            } else if let amount {
+                let rate = money.settings.commission.rate(serviceDays: serviceDays + max(0, (due - asOf) / InstantFormat.day))
+                if let last, last.rate == rate {
+                    proceeds = last.proceeds
+                } else {
+                    let computed = MoneyMath.proceeds(amount, tax: tax, commission: rate)
+                    last = (rate, computed)
+                    proceeds = computed
+                }
             }
             schedule.append((due, proceeds))
             step += 1

@@ -16,6 +16,19 @@ public struct RenewalFeatures: Sendable, Hashable {
         case offerCode = "offer_code"
         case plan
         case standard
+
+        /// The kind's place in ``allCases`` (a segment's key).
+        var index: UInt8 {
+            switch self {
+            case .freeTrial: 0
+            case .intro: 1
+            case .promotional: 2
+            case .winBack: 3
+            case .offerCode: 4
+            case .plan: 5
+            case .standard: 6
+            }
+        }
     }
 
     /// Auto-renewal is on (the customer has not turned it off).
@@ -53,19 +66,11 @@ public struct RenewalFeatures: Sendable, Hashable {
         }
     }
 
-    /// The segments the estimate is built from, broadest first: everything; the auto-renew and billing state;
+    /// The segments the estimate is built from, broadest first (``RenewalSegment``): everything; the auto-renew and
+    /// billing state (a grace period and a billing retry are one state: the renewal is the payment's recovery);
     /// then the period's offer, the tenure bucket, a pending price increase and the product, each added in turn.
     /// The price increase comes before the product, so a product facing its first one borrows the effect other
     /// products showed.
-    public var segments: [String] {
-        // A grace period and a billing retry are one state to the estimate (the renewal is the payment's recovery).
-        let state = (autoRenew ? "on" : "off") + "|" + (billing == .none ? "none" : "billing")
-        let kindKey = state + "|" + kind.rawValue
-        let tenureKey = kindKey + "|" + String(tenureBucket)
-        let priceKey = tenureKey + "|" + (priceIncreasePending ? "pi" : "-")
-        return ["*", state, kindKey, tenureKey, priceKey, priceKey + "|" + productId]
-    }
+    public var segments: [String] { (0...5).map { RenewalSegment.of(self, level: UInt8($0)).text } }
 
-    /// The product's own segment (the product-average baseline).
-    public var productSegment: String { "product|" + productId }
 }

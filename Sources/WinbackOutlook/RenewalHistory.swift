@@ -12,7 +12,7 @@ public struct RenewalHistory {
     /// How long after its due date a renewal may still happen (billing retry and grace), ms.
     let window: Int64
 
-    /// The end of every paid, unrevoked period known at the cut, ascending (for ``renewalIndex(endedBy:excluding:)``).
+    /// The end of every paid, unrevoked period known at the cut, ascending (``renewalIndex(endedBy:excluding:)``).
     private let paidEnds: [Int64]
 
     /// A renewal later than this after its due date went through billing retry.
@@ -24,12 +24,17 @@ public struct RenewalHistory {
         self.signals = signals
         self.cut = cut
         self.window = window
+        // Fields read in place: a copy of a transaction retains its shared objects.
         var ends: [Int64] = []
-        for transaction in timeline.transactions where transaction.purchaseDate < cut && transaction.isPaid {
-            if let revoked = transaction.revocationDate, revoked < cut { continue }
-            ends.append(transaction.expiresDate)
+        let transactions = timeline.transactions
+        for index in transactions.indices {
+            guard transactions[index].purchaseDate < cut else { break }
+            guard transactions[index].isPaid else { continue }
+            if let revoked = transactions[index].revocationDate, revoked < cut { continue }
+            ends.append(transactions[index].expiresDate)
         }
-        paidEnds = ends.sorted()
+        ends.sort()
+        paidEnds = ends
     }
 
     /// The period's offer of `transaction`.
@@ -59,8 +64,10 @@ public struct RenewalHistory {
             if paidEnds[middle] <= instant { low = middle + 1 } else { high = middle }
         }
         guard excluding >= 0 else { return low }
-        let excluded = timeline.transactions[excluding]
-        let counted = excluded.isPaid && !isRevoked(excluding) && excluded.expiresDate <= instant && isKnown(excluding)
+        let transactions = timeline.transactions
+        let counted =
+            transactions[excluding].isPaid && transactions[excluding].expiresDate <= instant && !isRevoked(excluding)
+            && isKnown(excluding)
         return low - (counted ? 1 : 0)
     }
 

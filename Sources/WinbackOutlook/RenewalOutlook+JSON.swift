@@ -1,3 +1,4 @@
+import WinbackAnalytics
 import WinbackAppStore
 
 /// How a shard's part and row facts travel to the merge (docs/sharding.md): JSON, read back only by the merge.
@@ -73,7 +74,13 @@ extension RenewalOutlook {
     public var json: JSONValue {
         JSONText.object([
             ("tally", tally.json), ("backtestTally", backtestTally.json), ("prices", prices.json),
-            ("scoring", JSONText.array(scoring.map { JSONText.array([$0.features.json, .bool($0.renewed)]) })),
+            (
+                "scoring",
+                JSONText.array(
+                    scoring.map { (key: JSONText.render($0.key.json), features: $0.key, counts: $0.value) }
+                        .sorted { CodePointOrder.less($0.key, $1.key) }
+                        .map { JSONText.array([$0.features.json, .integer(Int64($0.counts.due)), .integer(Int64($0.counts.renewed))]) })
+            ),
         ])
     }
 
@@ -88,10 +95,10 @@ extension RenewalOutlook {
         self.backtestTally = backtestTally
         self.prices = prices
         for item in scored {
-            guard case .array(let pair) = item.value, pair.count == 2, let features = RenewalFeatures(json: pair[0].value),
-                case .bool(let renewed) = pair[1].value
+            guard case .array(let group) = item.value, group.count == 3, let features = RenewalFeatures(json: group[0].value),
+                case .integer(let due) = group[1].value, case .integer(let renewed) = group[2].value
             else { return nil }
-            scoring.append(ScoredRenewal(features: features, renewed: renewed))
+            scoring[features] = RenewalTally.Counts(due: Int(due), renewed: Int(renewed))
         }
     }
 }

@@ -11,14 +11,6 @@ public struct RenewalOutlook: Sendable {
     /// … and scores the renewals due before `T − 7 days` (on `D − 7` at the latest).
     public static let backtestHorizonDays: Int64 = 7
 
-    /// One renewal the backtest scores: its features at `D − 35 days` and whether it happened by `D`.
-    public struct ScoredRenewal: Sendable, Equatable {
-        /// Its features at `D − 35 days`.
-        public var features: RenewalFeatures
-        /// Whether it renewed by `D`.
-        public var renewed: Bool
-    }
-
     /// Past renewals per segment, known at `T`.
     public var tally = RenewalTally()
     /// Past renewals per segment, known at `T − 35 days`.
@@ -26,7 +18,8 @@ public struct RenewalOutlook: Sendable {
     /// Standard prices, known at `T`.
     public var prices = RenewalPrices()
     /// The renewals due on the days `(D − 35, D − 7]` (in `[T − 35 days, T − 7 days)`) with their features then.
-    public var scoring: [ScoredRenewal] = []
+    /// Grouped by those features (the estimate gives each group one probability): how many fell due, how many renewed.
+    public var scoring: [RenewalFeatures: RenewalTally.Counts] = [:]
 
     /// An empty part.
     public init() {}
@@ -41,17 +34,35 @@ public struct RenewalOutlook: Sendable {
         let signals = RenewalSignals.of(model.notificationEvents, before: asOf)
         let backtestSignals = RenewalSignals.of(model.notificationEvents, before: backtestCut)
         var part = RenewalOutlook()
+        // A subscription's past renewals fall in a few segments: counted here first, then added to the tally once each.
+        var local: [(segment: RenewalSegment, counts: RenewalTally.Counts)] = []
+        func count(_ features: RenewalFeatures, _ renewed: Bool) {
+            let segment = RenewalSegment.of(features, level: 5)
+            if let index = local.firstIndex(where: { $0.segment == segment }) {
+                local[index].counts.add(renewed: renewed)
+            } else {
+                local.append((segment, RenewalTally.Counts(due: 1, renewed: renewed ? 1 : 0)))
+            }
+        }
         for timeline in model.timelines {
-            let id = CompactIdentifier(timeline.originalTransactionId)
-            let now = RenewalHistory(timeline, signals: signals[id], cut: asOf, window: window)
-            now.pastRenewals { part.tally.add($0, renewed: $1) }
+            // Most subscriptions have no signal: the lookup is skipped when there is none at all.
+            let id = signals.isEmpty ? nil : CompactIdentifier(timeline.originalTransactionId)
+            let now = RenewalHistory(timeline, signals: id.flatMap { signals[$0] }, cut: asOf, window: window)
+            now.pastRenewals(count)
+            for entry in local { part.tally.add(entry.segment, entry.counts) }
+            local.removeAll(keepingCapacity: true)
             part.prices.add(timeline, before: asOf)
-            if let row = RenewalFacts.of(timeline, signals: signals[id], window: window) { try facts(row) }
-            let then = RenewalHistory(timeline, signals: backtestSignals[id], cut: backtestCut, window: window)
-            then.pastRenewals { part.backtestTally.add($0, renewed: $1) }
+            if let row = RenewalFacts.of(timeline, history: now) { try facts(row) }
+            // A subscription that began after the backtest's cut has nothing to say about it.
+            guard timeline.transactions[0].purchaseDate < backtestCut else { continue }
+            let then = RenewalHistory(timeline, signals: id.flatMap { backtestSignals[$0] }, cut: backtestCut, window: window)
+            then.pastRenewals(count)
+            for entry in local { part.backtestTally.add(entry.segment, entry.counts) }
+            local.removeAll(keepingCapacity: true)
             // Due on the days `D − 34` … `D − 7`: at or after the cut (a period running then ends after it), before `T − 7 days`.
+            guard timeline.transactions[timeline.latestIndex].expiresDate > backtestCut else { continue }
             if let (features, dueAt, index) = then.next(isNow: false), dueAt < horizon {
-                part.scoring.append(ScoredRenewal(features: features, renewed: now.renewedAfter(index)))
+                part.scoring[features, default: RenewalTally.Counts()].add(renewed: now.renewedAfter(index))
             }
         }
         return part
@@ -62,7 +73,10 @@ public struct RenewalOutlook: Sendable {
         tally.add(other.tally)
         backtestTally.add(other.backtestTally)
         prices.add(other.prices)
-        scoring += other.scoring
+        for (features, counts) in other.scoring {
+            scoring[features, default: RenewalTally.Counts()].due += counts.due
+            scoring[features, default: RenewalTally.Counts()].renewed += counts.renewed
+        }
     }
 
     /// The estimate the rows use.
@@ -72,13 +86,16 @@ public struct RenewalOutlook: Sendable {
     public var backtest: RenewalBacktest {
         let estimator = RenewalEstimator(backtestTally)
         // In one order whatever the shards' order, so the sums are the same to the last bit.
-        let ordered = scoring.map { (key: JSONText.render($0.features.json) + ($0.renewed ? "1" : "0"), scored: $0) }
-            .sorted { CodePointOrder.less($0.key, $1.key) }.map(\.scored)
-        return RenewalBacktest(
-            ordered.map {
-                RenewalBacktest.Scored(
-                    predicted: estimator.probability($0.features), baseline: estimator.productAverage($0.features.productId),
-                    renewed: $0.renewed)
-            })
+        let groups = scoring.map { (key: JSONText.render($0.key.json), features: $0.key, counts: $0.value) }
+            .sorted { CodePointOrder.less($0.key, $1.key) }
+        var scored: [RenewalBacktest.Scored] = []
+        for group in groups {
+            let predicted = estimator.probability(group.features)
+            let baseline = estimator.productAverage(group.features.productId)
+            for index in 0..<group.counts.due {
+                scored.append(RenewalBacktest.Scored(predicted: predicted, baseline: baseline, renewed: index < group.counts.renewed))
+            }
+        }
+        return RenewalBacktest(scored)
     }
 }

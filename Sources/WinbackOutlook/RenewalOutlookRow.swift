@@ -29,7 +29,7 @@ public struct RenewalOutlookRow: TableRow, Equatable {
     /// The row of `facts` under `estimator`: the next renewal at its segment's probability, each later one at
     /// the probability of reaching it (the next renewal's, times a standard period's at the tenure reached);
     /// `prices` and `money` price the renewals due in the 12 months after `asOf`.
-    public init(_ facts: RenewalFacts, estimator: RenewalEstimator, prices: RenewalPrices, money: MoneyContext, asOf: Int64) {
+    public init(_ facts: RenewalFacts, estimates estimator: RenewalEstimates, prices: RenewalPrices, money: MoneyContext, asOf: Int64) {
         self.facts = facts
         let probability = estimator.probability(facts.features)
         renewalProbability = Int64((probability * 1_000_000).rounded())
@@ -42,10 +42,13 @@ public struct RenewalOutlookRow: TableRow, Equatable {
         later.priceIncreasePending = false
         if later.kind != .plan { later.kind = .standard }
         var exact = 0.0
+        var step: (bucket: Int, probability: Double)?
         for (index, renewal) in facts.schedule(prices: prices, money: money, asOf: asOf).enumerated() {
             if index > 0 {
                 later.renewalIndex = facts.features.renewalIndex + index
-                reach *= estimator.probability(later)
+                // The probability changes only where the tenure bucket does.
+                if step?.bucket != later.tenureBucket { step = (later.tenureBucket, estimator.probability(later)) }
+                reach *= step?.probability ?? 0
             }
             guard let proceeds = renewal.proceeds else {
                 expected = nil

@@ -40,12 +40,24 @@ public struct RenewalPrices: Sendable, Equatable {
         )
     }
 
-    /// Adds the standard paid transactions of `timeline` purchased before `cut`.
+    /// Adds the latest standard paid transaction of each product, currency and plan of `timeline` purchased before
+    /// `cut` (an earlier one of the same never wins: the latest purchase does).
     public mutating func add(_ timeline: SubscriptionTimeline, before cut: Int64) {
-        for transaction in timeline.transactions where transaction.purchaseDate < cut {
-            guard let (key, price) = Self.price(of: transaction) else { continue }
-            combine(key, price)
+        var seen: [(product: String, currency: String, plan: String?)] = []
+        for transaction in timeline.transactions.reversed() where transaction.purchaseDate < cut && Self.isStandardPaid(transaction) {
+            guard let currency = transaction.currency else { continue }
+            let product = transaction.productId
+            let plan = transaction.billingPlanType
+            guard !seen.contains(where: { $0.product == product && $0.currency == currency && $0.plan == plan }) else { continue }
+            seen.append((product, currency, plan))
+            if let (key, price) = Self.price(of: transaction) { combine(key, price) }
         }
+    }
+
+    /// A standard (no offer) paid transaction with a price.
+    static func isStandardPaid(_ transaction: SubscriptionTransaction) -> Bool {
+        transaction.offerType == nil && transaction.isPaid && (transaction.price ?? 0) > 0
+            && transaction.expiresDate > transaction.purchaseDate
     }
 
     /// Adds another table (a shard's).

@@ -1,11 +1,13 @@
 import WinbackAnalytics
 import WinbackAppStore
 
-/// Renewals that fell due and those that happened, per segment (``RenewalFeatures/segments``) and per product:
-/// the sufficient statistics of the outlook's estimate. Additive, so shards' tallies sum to one machine's.
+/// Renewals that fell due and those that happened, per finest segment (``RenewalSegment`` of level 5: auto-renew and
+/// billing state, period kind, tenure bucket, price increase, product): the sufficient statistics of the outlook's
+/// estimate. Every broader segment is a sum of these (``expanded()``). Additive, so shards' tallies sum to one
+/// machine's.
 public struct RenewalTally: Sendable, Equatable {
-    /// Per segment key: renewals due and renewed.
-    public var counts: [String: Counts] = [:]
+    /// Per finest segment: renewals due and renewed.
+    public var counts: [RenewalSegment: Counts] = [:]
 
     /// Due and renewed.
     public struct Counts: Sendable, Equatable {
@@ -26,10 +28,26 @@ public struct RenewalTally: Sendable, Equatable {
 
     /// Counts one renewal that fell due with `features`.
     public mutating func add(_ features: RenewalFeatures, renewed: Bool) {
-        for key in features.segments + [features.productSegment] {
-            counts[key, default: Counts()].due += 1
-            if renewed { counts[key, default: Counts()].renewed += 1 }
+        counts[RenewalSegment.of(features, level: 5), default: Counts()].add(renewed: renewed)
+    }
+
+    /// Adds `counts` to the finest segment `segment`.
+    mutating func add(_ segment: RenewalSegment, _ counts: Counts) {
+        self.counts[segment, default: Counts()].due += counts.due
+        self.counts[segment, default: Counts()].renewed += counts.renewed
+    }
+
+    /// The counts of every segment, each level (``RenewalSegment/level``, 0–6) summed from the finest.
+    public func expanded() -> [RenewalSegment: Counts] {
+        var all: [RenewalSegment: Counts] = [:]
+        for (finest, value) in counts {
+            for level in UInt8(0)...6 {
+                let segment = finest.truncated(to: level)
+                all[segment, default: Counts()].due += value.due
+                all[segment, default: Counts()].renewed += value.renewed
+            }
         }
+        return all
     }
 
     /// Adds another tally (a shard's).
@@ -40,23 +58,31 @@ public struct RenewalTally: Sendable, Equatable {
         }
     }
 
-    /// The tally as JSON (`{"<segment>": [due, renewed], …}`, keys in code-point order).
+    /// The counts of the segment written `text` (``RenewalSegment/text``), if any.
+    public func counts(_ text: String) -> Counts? { RenewalSegment(text: text).flatMap { expanded()[$0] } }
+
+    /// The tally as JSON (`{"<finest segment's text>": [due, renewed], …}`, keys in code-point order).
     public var json: JSONValue {
-        JSONText.object(
-            counts.keys.sorted { CodePointOrder.less($0, $1) }.map { key in
-                let value = counts[key] ?? Counts()
-                return (key, JSONText.array([.integer(Int64(value.due)), .integer(Int64(value.renewed))]))
-            })
+        let keyed = counts.map { (text: $0.key.text, counts: $0.value) }.sorted { CodePointOrder.less($0.text, $1.text) }
+        return JSONText.object(
+            keyed.map { ($0.text, JSONText.array([.integer(Int64($0.counts.due)), .integer(Int64($0.counts.renewed))])) })
     }
 
     /// The tally ``json`` holds, or `nil`.
     public init?(json: JSONValue) {
         guard let members = json.objectMembers else { return nil }
         for member in members {
-            guard case .array(let pair) = member.value, pair.count == 2, case .integer(let due) = pair[0].value,
-                case .integer(let renewed) = pair[1].value
+            guard let segment = RenewalSegment(text: member.key), segment.level == 5, case .array(let pair) = member.value, pair.count == 2,
+                case .integer(let due) = pair[0].value, case .integer(let renewed) = pair[1].value
             else { return nil }
-            counts[member.key] = Counts(due: Int(due), renewed: Int(renewed))
+            counts[segment] = Counts(due: Int(due), renewed: Int(renewed))
         }
+    }
+}
+
+extension RenewalTally.Counts {
+    mutating func add(renewed happened: Bool) {
+        due += 1
+        if happened { renewed += 1 }
     }
 }

@@ -58,7 +58,10 @@ import WinbackOutlook
     static func outlook(_ model: SubscriptionModel) -> (part: RenewalOutlook, rows: [RenewalOutlookRow]) {
         var facts: [RenewalFacts] = []
         let part = RenewalOutlook.part(model, graceDays: 16) { facts.append($0) }
-        return (part, facts.map { RenewalOutlookRow($0, estimator: part.estimator, prices: part.prices, money: money, asOf: asOf) })
+        return (
+            part,
+            facts.map { RenewalOutlookRow($0, estimates: RenewalEstimates(part.estimator), prices: part.prices, money: money, asOf: asOf) }
+        )
     }
 
     @Test func aSegmentsRateIsShrunkTowardItsParent() {
@@ -98,12 +101,12 @@ import WinbackOutlook
     @Test func pastRenewalsAndRowsAreReadFromTheTimelines() throws {
         let (part, rows) = Self.outlook(Self.model())
         // a's three period ends: the trial converted, the first paid month renewed, the second was cancelled.
-        #expect(part.tally.counts["on|none|free_trial|0|-|m"] == RenewalTally.Counts(due: 1, renewed: 1))
+        #expect(part.tally.counts("on|none|free_trial|0|-|m") == RenewalTally.Counts(due: 1, renewed: 1))
         // a's first paid month renewed; d's only month did not (nothing says auto-renew was off).
-        #expect(part.tally.counts["on|none|standard|0|-|m"] == RenewalTally.Counts(due: 2, renewed: 1))
-        #expect(part.tally.counts["off|none|standard|1|-|m"] == RenewalTally.Counts(due: 1, renewed: 0))
+        #expect(part.tally.counts("on|none|standard|0|-|m") == RenewalTally.Counts(due: 2, renewed: 1))
+        #expect(part.tally.counts("off|none|standard|1|-|m") == RenewalTally.Counts(due: 1, renewed: 0))
         // b's and c's periods end too late to be known (July 10; June 19 + 16 days of grace).
-        #expect(part.tally.counts["*"]?.due == 4)
+        #expect(part.tally.counts("*")?.due == 4)
         #expect(rows.map(\.facts.originalTransactionId) == ["b", "c"])
         let b = rows[0].facts
         #expect(b.nextRenewalAt == Self.at(7, 10) && b.features == Self.features(index: 0) && b.accountKey == "b")
@@ -126,7 +129,7 @@ import WinbackOutlook
             periodDuration: 30 * Self.day,
             isSale: true, serviceDays: 21)
         #expect(b.schedule(prices: RenewalPrices(), money: Self.money, asOf: Self.asOf).count == 12)
-        let row = RenewalOutlookRow(b, estimator: estimator, prices: RenewalPrices(), money: Self.money, asOf: Self.asOf)
+        let row = RenewalOutlookRow(b, estimates: RenewalEstimates(estimator), prices: RenewalPrices(), money: Self.money, asOf: Self.asOf)
         #expect(row.renewalProbability == 500_000 && row.riskBand == "medium" && row.mainFactor == nil)
         let commission = MoneySettings().commission
         let full = Double(MoneyMath.proceeds(9990, tax: .zero, commission: commission.rate(serviceDays: 0)))
@@ -136,18 +139,21 @@ import WinbackOutlook
         var c = b
         c.nextRenewalAt = Self.at(6, 19)
         c.features = Self.features(billing: .retry, index: 0)
-        let retry = RenewalOutlookRow(c, estimator: estimator, prices: RenewalPrices(), money: Self.money, asOf: Self.asOf)
+        let retry = RenewalOutlookRow(
+            c, estimates: RenewalEstimates(estimator), prices: RenewalPrices(), money: Self.money, asOf: Self.asOf)
         #expect(retry.renewalProbability == 450_000 && retry.riskBand == "high" && retry.mainFactor == .billingRetry)
         #expect(retry.expectedProceeds12m == Int64((full * 0.45 * (2 - pow(0.5, 11)) + reduced * 0.45 * pow(0.5, 12)).rounded()))
         // Not a sale: no proceeds; no reporting currency: unknown.
         var shared = b
         shared.isSale = false
         #expect(
-            RenewalOutlookRow(shared, estimator: estimator, prices: RenewalPrices(), money: Self.money, asOf: Self.asOf).expectedProceeds12m
+            RenewalOutlookRow(shared, estimates: RenewalEstimates(estimator), prices: RenewalPrices(), money: Self.money, asOf: Self.asOf)
+                .expectedProceeds12m
                 == 0)
         let noCurrency = MoneyContext(settings: MoneySettings(), rates: nil)
         #expect(
-            RenewalOutlookRow(b, estimator: estimator, prices: RenewalPrices(), money: noCurrency, asOf: Self.asOf).expectedProceeds12m
+            RenewalOutlookRow(b, estimates: RenewalEstimates(estimator), prices: RenewalPrices(), money: noCurrency, asOf: Self.asOf)
+                .expectedProceeds12m
                 == nil)
     }
 
@@ -194,7 +200,7 @@ import WinbackOutlook
         #expect(read.tally == part.tally && read.prices == part.prices && read.scoring == part.scoring)
         var twice = part
         twice.add(read)
-        #expect(twice.tally.counts["*"]?.due == 2 * (part.tally.counts["*"]?.due ?? 0))
+        #expect(twice.tally.counts("*")?.due == 2 * (part.tally.counts("*")?.due ?? 0))
         let (_, rows) = Self.outlook(Self.model())
         for row in rows {
             #expect(RenewalFacts(json: try JSONParser.parse(Array(JSONText.render(row.facts.json).utf8))) == row.facts)

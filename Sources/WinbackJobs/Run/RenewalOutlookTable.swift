@@ -19,13 +19,13 @@ struct RenewalOutlookTable {
         into outputs: inout [OutputStats], phase given: PhaseProgress? = nil
     ) throws -> RenewalOutlookTable {
         let phase = given ?? PhaseProgress(phase: "outlook", isQuiet: context.options.isQuiet)
-        let estimator = part.estimator
+        let estimates = RenewalEstimates(part.estimator)
         let writer = try TableWriter(.renewalOutlook, directory: context.temporary, formats: context.config.report.formats)
         let keepsRows = context.campaigns.contains { $0.rules.usesRenewalOutlook }
         var table = RenewalOutlookTable(summary: RenewalOutlookSummary(), rows: [:])
         let (money, asOf) = (context.money, context.calendar.asOf)
         try facts { fact in
-            let row = RenewalOutlookRow(fact, estimator: estimator, prices: part.prices, money: money, asOf: asOf)
+            let row = RenewalOutlookRow(fact, estimates: estimates, prices: part.prices, money: money, asOf: asOf)
             try writer.write(row)
             table.summary.add(row)
             if keepsRows { table.rows[fact.originalTransactionId] = (row.renewalProbability, row.expectedProceeds12m) }
