@@ -24,15 +24,37 @@ public struct RenewalOutlook: Sendable {
     /// An empty part.
     public init() {}
 
+    /// What every part of one model reads (docs/renewal-outlook.md): its `T`, how long a renewal may still happen
+    /// after it fell due, and the notifications' signals known at `T` and at the backtest's cut.
+    public struct Scope: Sendable {
+        let asOf: Int64
+        let window: Int64
+        let signals: [CompactIdentifier: RenewalSignals]
+        let backtestSignals: [CompactIdentifier: RenewalSignals]
+
+        /// The scope of `model` (its `T` is `asOf`); `graceDays` is `report.gracePeriodDays`.
+        public init(_ model: SubscriptionModel, graceDays: Int) {
+            asOf = model.asOf
+            window = Int64(graceDays) * InstantFormat.day
+            signals = RenewalSignals.of(model.notificationEvents, before: asOf)
+            backtestSignals = RenewalSignals.of(model.notificationEvents, before: asOf - RenewalOutlook.backtestDays * InstantFormat.day)
+        }
+    }
+
     /// The part of `model` (its `T` is `asOf`), handing each row's facts to `facts` in timeline order.
     /// `graceDays` is how long a renewal may still happen after it fell due (`report.gracePeriodDays`).
     public static func part(_ model: SubscriptionModel, graceDays: Int, facts: (RenewalFacts) throws -> Void) rethrows -> RenewalOutlook {
-        let asOf = model.asOf
-        let window = Int64(graceDays) * InstantFormat.day
+        try part(model.timelines[...], Scope(model, graceDays: graceDays), facts: facts)
+    }
+
+    /// The part of some of a model's `timelines` (parts of consecutive slices add up to the whole model's), handing
+    /// each row's facts to `facts` in timeline order.
+    public static func part(
+        _ timelines: ArraySlice<SubscriptionTimeline>, _ scope: Scope, facts: (RenewalFacts) throws -> Void
+    ) rethrows -> RenewalOutlook {
+        let (asOf, window, signals, backtestSignals) = (scope.asOf, scope.window, scope.signals, scope.backtestSignals)
         let backtestCut = asOf - backtestDays * InstantFormat.day
         let horizon = asOf - backtestHorizonDays * InstantFormat.day
-        let signals = RenewalSignals.of(model.notificationEvents, before: asOf)
-        let backtestSignals = RenewalSignals.of(model.notificationEvents, before: backtestCut)
         var part = RenewalOutlook()
         // A subscription's past renewals fall in a few segments: counted here first, then added to the tally once each.
         var local: [(segment: RenewalSegment, counts: RenewalTally.Counts)] = []
@@ -44,7 +66,7 @@ public struct RenewalOutlook: Sendable {
                 local.append((segment, RenewalTally.Counts(due: 1, renewed: renewed ? 1 : 0)))
             }
         }
-        for timeline in model.timelines {
+        for timeline in timelines {
             // Most subscriptions have no signal: the lookup is skipped when there is none at all.
             let id = signals.isEmpty ? nil : CompactIdentifier(timeline.originalTransactionId)
             let now = RenewalHistory(timeline, signals: id.flatMap { signals[$0] }, cut: asOf, window: window)

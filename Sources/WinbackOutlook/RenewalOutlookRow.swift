@@ -11,7 +11,7 @@ extension ReportSchema {
             ("next_renewal_at", .instant), ("period_kind", .string), ("renewal_index", .integer), ("auto_renew", .boolean),
             ("billing_state", .string), ("price_increase_pending", .boolean), ("renewal_probability", .rate),
             ("expected_proceeds_12m", .money), ("risk_band", .string), ("main_factor", .string),
-        ])
+        ], isLarge: true)
 }
 
 /// One row of `renewal_outlook.csv.gz`: a subscription's facts with the estimate of its renewals.

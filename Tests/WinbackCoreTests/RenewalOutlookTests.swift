@@ -207,6 +207,21 @@ import WinbackOutlook
         }
     }
 
+    @Test func slicesPartsAddUpToTheWholeModels() {
+        let model = Self.model()
+        var whole: [RenewalFacts] = []
+        let part = RenewalOutlook.part(model, graceDays: 16) { whole.append($0) }
+        let scope = RenewalOutlook.Scope(model, graceDays: 16)
+        for cut in 0...model.timelines.count {
+            var facts: [RenewalFacts] = []
+            var sum = RenewalOutlook.part(model.timelines[..<cut], scope) { facts.append($0) }
+            sum.add(RenewalOutlook.part(model.timelines[cut...], scope) { facts.append($0) })
+            #expect(sum.tally == part.tally && sum.backtestTally == part.backtestTally, "cut at \(cut)")
+            #expect(sum.prices == part.prices && sum.scoring == part.scoring && facts == whole, "cut at \(cut)")
+        }
+        #expect(part.tally.counts("*")?.due ?? 0 > 0 && !whole.isEmpty)
+    }
+
     @Test(arguments: [
         (#""maxRenewalProbability": 1.5"#, "retention", "maxRenewalProbability"),
         (#""maxRenewalProbability": "low""#, "retention", "maxRenewalProbability"),

@@ -5,11 +5,19 @@ public struct ReportSchema: Sendable {
     /// Column names and types, in file order (empty for JSON files).
     public var columns: [(name: String, type: ColumnType)]
 
+    /// One row per subscription or account: a night's large files (``gzipLevel``).
+    public var isLarge: Bool
+
     /// A schema named `name` with `columns`.
-    public init(name: String, columns: [(String, ColumnType)]) {
+    public init(name: String, columns: [(String, ColumnType)], isLarge: Bool = false) {
         self.name = name
         self.columns = columns.map { (name: $0.0, type: $0.1) }
+        self.isLarge = isLarge
     }
+
+    /// The zlib level of the file and its Parquet pages: 2 for the large files, nearly all of a night's deflate CPU
+    /// (slightly larger files for much less CPU: docs/performance.md); 6 for the others.
+    public var gzipLevel: Int32 { isLarge ? 2 : 6 }
 
     /// The CSV header line.
     public var header: String { CSVFormat.line(columns.map(\.name)) }
@@ -36,7 +44,7 @@ public struct ReportSchema: Sendable {
             ("last_offer_identifier", .string), ("eligible_win_back_offer_ids", .string), ("renewal_product_id", .string),
             ("billing_plan_type", .string), ("commitment_period_number", .integer), ("commitment_total_periods", .integer),
             ("commitment_expires_date", .instant), ("renewal_billing_plan_type", .string), ("auto_renew_disabled_at", .instant),
-        ])
+        ], isLarge: true)
     /// `events_daily.csv.gz`: accepted notifications (one per `notificationUUID`) per day of the last 90, type and subtype.
     public static let eventsDaily = ReportSchema(
         name: "events_daily.csv.gz",
@@ -109,7 +117,7 @@ public struct ReportSchema: Sendable {
             ("campaign_id", .string), ("account_key", .string), ("original_transaction_id", .string), ("variant", .string),
             ("audience", .string), ("product_id", .string), ("offer_identifier", .string), ("paid_days", .integer),
             ("days_since_lapse", .integer), ("days_to_expiry", .integer), ("lapse_reason", .string),
-        ])
+        ], isLarge: true)
     /// `retention_decisions.csv.gz` (docs/retention-messaging.md): what `winback serve` answers for each account a Retention
     /// Messaging campaign selected within its cooldown; key `original_transaction_id, campaign_id`.
     public static let retentionDecisions = ReportSchema(
@@ -135,7 +143,7 @@ public struct ReportSchema: Sendable {
             ("nonce", .string),
             ("timestamp", .integer), ("signatureV1", .string), ("jwsV2", .string), ("jwsIntroEligibility", .string),
             ("issuedAt", .instant), ("expiresAt", .instant),
-        ])
+        ], isLarge: true)
     /// `lifecycle_events.ndjson.gz`: the day's lifecycle events (``LifecycleEvent``), what `winback deliver` sends.
     public static let lifecycleEvents = ReportSchema(
         name: "lifecycle_events.ndjson.gz",

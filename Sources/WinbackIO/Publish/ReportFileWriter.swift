@@ -17,7 +17,7 @@ public final class ReportFileWriter {
     public let schema: ReportSchema
 
     /// Creates `directory/schema.name`; for CSV files the header is written first (not counted as a row). The zlib
-    /// `level` is the report's (``gzipLevel(_:)``) unless given.
+    /// `level` is the report's (``ReportSchema/gzipLevel``) unless given.
     public init(directory: String, schema: ReportSchema, isCSV: Bool, level: Int32? = nil) throws(IOError) {
         path = directory + "/" + schema.name
         self.schema = schema
@@ -26,7 +26,7 @@ public final class ReportFileWriter {
         }
         self.handle = handle
         do {
-            gzip = try GzipWriter(level: level ?? Self.gzipLevel(schema)) { [unowned self] chunk in
+            gzip = try GzipWriter(level: level ?? schema.gzipLevel) { [unowned self] chunk in
                 self.hasher.update(data: chunk)
                 self.byteCount += chunk.count
                 try self.handle.write(contentsOf: chunk)
@@ -34,17 +34,6 @@ public final class ReportFileWriter {
             if isCSV { try gzip?.write(schema.header) }
         } catch {
             throw IOError(path: path, reason: "\(error)")
-        }
-    }
-
-    /// The zlib level of a report: the three large files, which are nearly all of a run's deflate CPU, at
-    /// level 2, because CPU per record is what the nightly budget is measured in (slightly larger files for
-    /// much less CPU; `offers.ndjson.gz` is mostly signatures, which do not compress); the small files at 6.
-    /// The measurements behind the choice are in docs/performance.md.
-    public static func gzipLevel(_ schema: ReportSchema) -> Int32 {
-        switch schema.name {
-        case ReportSchema.offers.name, ReportSchema.subscriptions.name, ReportSchema.eligibleAccounts.name: 2
-        default: 6
         }
     }
 

@@ -35,7 +35,7 @@ final class ParquetTableFile: Sendable {
             writer = Mutex(
                 try ParquetWriter(
                     columns: schema.columns.map { .init(name: $0.name, type: ParquetTables.parquetType($0.type)) },
-                    compressionLevel: ReportFileWriter.gzipLevel(schema), expectedRows: expectedRows
+                    compressionLevel: schema.gzipLevel, expectedRows: expectedRows
                 ) { bytes in
                     hashing.withLock { $0.update(data: bytes) }
                     try handle.write(contentsOf: bytes)

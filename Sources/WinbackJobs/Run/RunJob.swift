@@ -39,7 +39,7 @@ public enum RunJob {
         let events = LifecycleEventsFile.events(model.timelines, calendar: context.calendar)
         ingested.outputs.append(
             try LifecycleEventsFile.write(events.lazy.map { $0.line(id: LifecycleEventsFile.id($0)) }, directory: context.temporary))
-        let outlook = try RenewalOutlookTable.write(model, context, into: &ingested.outputs)
+        let outlook = try await RenewalOutlookTable.write(model, context, into: &ingested.outputs)
         reports.renewalOutlook = outlook.summary
         let selector = CampaignSelector(holdoutBucket: HoldoutHash.bucket)
         let asOf = context.calendar.asOf
