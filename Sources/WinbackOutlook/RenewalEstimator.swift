@@ -3,7 +3,7 @@
 /// many past renewals speaks for itself; a sparse one borrows strength from the broader ones (a new product from
 /// its offer and tenure, a product's first price increase from other products' price increases).
 ///
-/// `p(segment) = (renewed + k · p(parent)) / (due + k)`, from everything down to the product (``RenewalFeatures/segments``),
+/// `p(segment) = (renewed + k · p(parent)) / (due + k)`, from everything down to the product (``RenewalSegment/level``),
 /// with `k` = ``priorWeight``. The broadest state — auto-renew and billing — starts from a prior that says what
 /// Apple's states mean when the past holds few of them: auto-renew off rarely renews, a billing retry recovers
 /// about half the time.

@@ -50,11 +50,6 @@ public struct RenewalFacts: Sendable, Equatable {
         self.serviceDays = serviceDays
     }
 
-    /// The facts of `timeline` at `T` (its `asOf`), or `nil` when it cannot renew.
-    public static func of(_ timeline: SubscriptionTimeline, signals: RenewalSignals?, window: Int64) -> RenewalFacts? {
-        of(timeline, history: RenewalHistory(timeline, signals: signals, cut: timeline.asOf, window: window))
-    }
-
     /// The facts of `timeline` from its `history` at `T`.
     static func of(_ timeline: SubscriptionTimeline, history: RenewalHistory) -> RenewalFacts? {
         guard let (features, dueAt, index) = history.next(isNow: true) else { return nil }
@@ -69,7 +64,7 @@ public struct RenewalFacts: Sendable, Equatable {
         }
         return RenewalFacts(
             originalTransactionId: timeline.originalTransactionId,
-            accountKey: timeline.latest.appAccountToken.map(ByteSpelling.lowercased) ?? timeline.originalTransactionId,
+            accountKey: timeline.accountKey,
             productId: transaction.productId, storefront: transaction.storefront, nextRenewalAt: dueAt, features: features,
             currency: transaction.currency, billingPlan: transaction.billingPlanType, ownPrice: ownPrice,
             periodDuration: max(transaction.expiresDate - transaction.purchaseDate, InstantFormat.day), isSale: timeline.isSale,

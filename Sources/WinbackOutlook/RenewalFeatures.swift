@@ -65,12 +65,4 @@ public struct RenewalFeatures: Sendable, Hashable {
         default: 12
         }
     }
-
-    /// The segments the estimate is built from, broadest first (``RenewalSegment``): everything; the auto-renew and
-    /// billing state (a grace period and a billing retry are one state: the renewal is the payment's recovery);
-    /// then the period's offer, the tenure bucket, a pending price increase and the product, each added in turn.
-    /// The price increase comes before the product, so a product facing its first one borrows the effect other
-    /// products showed.
-    public var segments: [String] { (0...5).map { RenewalSegment.of(self, level: UInt8($0)).text } }
-
 }

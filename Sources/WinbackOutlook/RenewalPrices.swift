@@ -30,10 +30,7 @@ public struct RenewalPrices: Sendable, Equatable {
 
     /// The standard paid price of `transaction`, when it has one.
     static func price(of transaction: SubscriptionTransaction) -> (key: String, price: Price)? {
-        guard transaction.offerType == nil, transaction.isPaid, let price = transaction.price, price > 0,
-            let currency = transaction.currency,
-            transaction.expiresDate > transaction.purchaseDate
-        else { return nil }
+        guard isStandardPaid(transaction), let price = transaction.price, let currency = transaction.currency else { return nil }
         return (
             key(transaction.productId, currency: currency, plan: transaction.billingPlanType),
             Price(purchaseDate: transaction.purchaseDate, price: price, duration: transaction.expiresDate - transaction.purchaseDate)

@@ -1,8 +1,10 @@
 /// One segment of past renewals (docs/renewal-outlook.md): the features kept at its level of the hierarchy, as a
 /// small value (the tally is keyed by it: no text is built per renewal). Its ``text`` is how it is written out.
 public struct RenewalSegment: Sendable, Hashable {
-    /// 0 everything, 1 the auto-renew and billing state, 2 + the period kind, 3 + the tenure bucket, 4 + a pending
-    /// price increase, 5 + the product; 6 the product alone (the baseline).
+    /// The segments the estimate is built from, broadest first: 0 everything; 1 the auto-renew and billing state (a
+    /// grace period and a billing retry are one state: the renewal is the payment's recovery); 2 + the period's offer,
+    /// 3 + the tenure bucket, 4 + a pending price increase, 5 + the product; 6 the product alone (the baseline). The
+    /// price increase comes before the product, so a product facing its first one borrows the effect others showed.
     public var level: UInt8
     var autoRenew = false
     var billing = false
@@ -11,19 +13,16 @@ public struct RenewalSegment: Sendable, Hashable {
     var priceIncrease = false
     var productId = ""
 
-    /// The segment of `features` at `level` (``RenewalFeatures/segments``; 6 is the product's own).
+    /// The segment of `features` at `level` (6 is the product's own).
     static func of(_ features: RenewalFeatures, level: UInt8) -> RenewalSegment {
-        if level == 6 { return product(features.productId) }
-        var segment = RenewalSegment(level: level)
-        if level >= 1 {
-            segment.autoRenew = features.autoRenew
-            segment.billing = features.billing != .none
-        }
-        if level >= 2 { segment.kind = features.kind.index }
-        if level >= 3 { segment.tenure = UInt8(features.tenureBucket) }
-        if level >= 4 { segment.priceIncrease = features.priceIncreasePending }
-        if level >= 5 { segment.productId = features.productId }
-        return segment
+        var finest = RenewalSegment(level: 5)
+        finest.autoRenew = features.autoRenew
+        finest.billing = features.billing != .none
+        finest.kind = features.kind.index
+        finest.tenure = UInt8(features.tenureBucket)
+        finest.priceIncrease = features.priceIncreasePending
+        finest.productId = features.productId
+        return level == 5 ? finest : finest.truncated(to: level)
     }
 
     /// This (finest) segment's broader one at `level` (6: its product's own).

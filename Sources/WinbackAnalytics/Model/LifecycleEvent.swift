@@ -89,7 +89,7 @@ public struct LifecycleEvent: Sendable, Equatable {
         let end = timeline.asOf
         let latest = timeline.latest
         let token = latest.appAccountToken.map(ByteSpelling.lowercased)
-        let accountKey = token ?? timeline.originalTransactionId
+        let accountKey = timeline.accountKey
         func event(_ kind: Kind, at instant: Int64, transaction: Int, reason: LapseReason? = nil) -> LifecycleEvent? {
             guard start <= instant, instant < end else { return nil }
             let concerned = timeline.transactions[transaction]

@@ -103,6 +103,8 @@ public struct SubscriptionTimeline: Sendable {
     public var latest: SubscriptionTransaction { transactions[transactions.count - 1] }
     /// Index of ``latest`` in ``transactions``.
     public var latestIndex: Int { transactions.count - 1 }
+    /// The account key (docs/campaigns.md): ``latest``'s `appAccountToken` in lower case, else the `originalTransactionId`.
+    public var accountKey: String { latest.appAccountToken.map(ByteSpelling.lowercased) ?? originalTransactionId }
 
     /// Builds the timeline. `transactions` must be non-empty and purchased before `asOf` (`T`).
     ///

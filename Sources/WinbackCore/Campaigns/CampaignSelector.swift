@@ -38,7 +38,7 @@ public struct CampaignSelector: Sendable {
             guard let qualification = qualification(campaign, timelines[index], asOf: asOf) else { continue }
             candidates.append(
                 account(
-                    campaign, timelines[index], accountKey: Self.accountKey(timelines[index]), paidDays: timelines[index].paidDays,
+                    campaign, timelines[index], accountKey: timelines[index].accountKey, paidDays: timelines[index].paidDays,
                     qualification))
         }
         return candidates
@@ -100,12 +100,6 @@ public struct CampaignSelector: Sendable {
         Double(bucket % 10_000) < holdoutPercent * 100
     }
 
-    /// The account key: `X.appAccountToken` lower-cased, else the `originalTransactionId`.
-    public static func accountKey(_ timeline: SubscriptionTimeline) -> String {
-        guard let token = timeline.latest.appAccountToken else { return timeline.originalTransactionId }
-        return ByteSpelling.lowercased(token)
-    }
-
     /// Whether `timeline` passes `campaign`'s rules, and what they measured; its status is one the audience
     /// admits (``select(_:timelines:asOf:coolingDown:)`` checks that first).
     func qualification(_ campaign: Campaign, _ timeline: SubscriptionTimeline, asOf: Int64) -> Qualification? {
@@ -162,7 +156,7 @@ public struct CampaignSelector: Sendable {
         return Qualification(daysSinceLapse: daysSinceLapse, daysToExpiry: daysToExpiry, lapseReason: lapseReason)
     }
 
-    /// The `treatment` account of a qualified subscription; `accountKey` is ``accountKey(_:)`` (the
+    /// The `treatment` account of a qualified subscription; `accountKey` is ``SubscriptionTimeline/accountKey`` (the
     /// lower-case token when there is one).
     func account(
         _ campaign: Campaign, _ timeline: SubscriptionTimeline, accountKey: String, paidDays: Int64, _ qualification: Qualification

@@ -27,12 +27,12 @@ public enum RefundRequests {
             if wanted.contains(id) { timelines[id] = timeline }
         }
         // Every account with a request: its refunded transactions (signed date, revocation date).
-        let accounts = Set(timelines.values.map(accountKey))
+        let accounts = Set(timelines.values.map(\.accountKey))
         var refunds: [String: [(signed: Int64, revoked: Int64)]] = [:]
         for timeline in model.timelines {
             let hasRevocation = timeline.transactions.indices.contains { timeline.revocation($0) != nil }
             guard hasRevocation else { continue }
-            let key = accountKey(timeline)
+            let key = timeline.accountKey
             guard accounts.contains(key) else { continue }
             for index in timeline.transactions.indices {
                 guard let revoked = timeline.revocation(index) else { continue }
@@ -63,7 +63,7 @@ public enum RefundRequests {
             request.outcomeAt = decision.signedDate
         }
         guard let timeline else { return request }
-        let key = accountKey(timeline)
+        let key = timeline.accountKey
         request.accountKey = key
         request.appAccountToken = timeline.latest.appAccountToken.map(ByteSpelling.lowercased)
         request.paidDays = timeline.paidDays(before: at)
@@ -87,10 +87,5 @@ public enum RefundRequests {
             request.currency = money.settings.currency ?? transaction.currency
         }
         return request
-    }
-
-    /// The account key: `appAccountToken` in lower case, else the `originalTransactionId` (docs/campaigns.md).
-    static func accountKey(_ timeline: SubscriptionTimeline) -> String {
-        timeline.latest.appAccountToken.map(ByteSpelling.lowercased) ?? timeline.originalTransactionId
     }
 }
