@@ -16,20 +16,6 @@ public enum SubscriptionsReport {
         }
     }
 
-    /// Appends the CSV line of `timeline`'s row to `output` and its typed values to `values`, computing them once:
-    /// the CSV is written on one task while another writes the Parquet file from `values`.
-    public static func append(_ timeline: SubscriptionTimeline, to output: inout [UInt8], values: inout EncodedRows) {
-        values.append { encoder in
-            var tee = TeeRowFields(csv: CSVRowFields(bytes: []), values: EncodedRow.Encoder())
-            swap(&tee.csv.bytes, &output)
-            swap(&tee.values.bytes, &encoder.bytes)
-            write(timeline, to: &tee)
-            tee.csv.finishLine()
-            swap(&tee.csv.bytes, &output)
-            swap(&tee.values.bytes, &encoder.bytes)
-        }
-    }
-
     private static func write(_ timeline: SubscriptionTimeline, to fields: inout some RowFields) {
         let latest = timeline.latest
         let renewal = timeline.renewal

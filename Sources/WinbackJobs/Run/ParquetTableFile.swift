@@ -7,8 +7,8 @@ import WinbackParquet
 
 /// One table's `<table>.parquet` (docs/analysts.md), written from its typed rows (``TableRow/write(to:)`` into
 /// ``ParquetRowFields``) and typed by the manifest's column types, so it holds the same rows as its CSV. The
-/// writer is behind a lock taken once per row or chunk: the subscriptions' file is fed chunks of rows by a child
-/// task while its CSV is written (``RunJob/writeReports(_:_:into:)``).
+/// writer is behind a lock taken once per row: the subscriptions' file is written by a child task
+/// (``RunJob/besideSubscriptionsParquet(_:_:outputs:_:)``).
 final class ParquetTableFile: Sendable {
     /// The CSV table's schema (`<table>.csv.gz`).
     let schema: ReportSchema
@@ -52,14 +52,6 @@ final class ParquetTableFile: Sendable {
             var fields = ParquetRowFields(writer: writer)
             row.write(to: &fields)
             try endRow(writer)
-        }
-    }
-
-    /// Appends the rows of `rows`, in order.
-    func append(_ rows: EncodedRows) throws(JobError) {
-        try writer.withLock { writer throws(JobError) in
-            var fields = ParquetRowFields(writer: writer)
-            try rows.replay(to: &fields) { () throws(JobError) in try endRow(writer) }
         }
     }
 

@@ -43,9 +43,13 @@ public enum RunJob {
         reports.renewalOutlook = outlook.summary
         let selector = CampaignSelector(holdoutBucket: HoldoutHash.bucket)
         let asOf = context.calendar.asOf
-        let campaigns = try runCampaigns(
-            { campaign in selector.candidates(campaign, timelines: model.timelines, asOf: asOf).filter { outlook.admits($0, campaign) } },
-            context, isSigning: !ingested.isOverThreshold, into: &ingested.outputs)
+        let isSigning = !ingested.isOverThreshold
+        let campaigns = try await besideSubscriptionsParquet(model.timelines, context, outputs: &ingested.outputs) { outputs in
+            try runCampaigns(
+                { campaign in selector.candidates(campaign, timelines: model.timelines, asOf: asOf).filter { outlook.admits($0, campaign) }
+                },
+                context, isSigning: isSigning, into: &outputs)
+        }
         let outcome = try publish(ingested, reports: reports, campaigns: campaigns, context)
         if context.options.exitsAfterRun { ExitReclaim.keep(model) }
         return outcome
@@ -120,14 +124,14 @@ public enum RunJob {
     }
 
     /// Reports: `subscriptions.csv.gz` on this core while the tallies compute on the others, then the
-    /// aggregate CSV files.
+    /// aggregate tables (`subscriptions.parquet` is written later: ``besideSubscriptionsParquet(_:_:outputs:_:)``).
     static func writeReports(_ model: SubscriptionModel, _ context: RunContext, into outputs: inout [OutputStats]) async throws
         -> RunReports
     {
         let phase = PhaseProgress(phase: "reports", isQuiet: context.options.isQuiet)
         let (calendar, money) = (context.calendar, context.money)
         async let tallies = ReportTallies.make(model, calendar: calendar, context: money)
-        outputs += try await writeSubscriptions(model.timelines, context)
+        outputs += try writeSubscriptions(model.timelines, context)
         var reports = RunReports(await tallies, calendar: context.calendar, currency: context.money.settings.currency)
         reports.refundRequests = try refundRows(RefundRequests.collect(model, money: money), context)
         return try writeAggregateTables(
@@ -135,42 +139,40 @@ public enum RunJob {
             into: &outputs, phase: phase)
     }
 
-    /// `subscriptions.csv.gz` and, with Parquet on, `subscriptions.parquet`. Each row's values are computed once, with
-    /// its CSV line (``SubscriptionsReport/append(_:to:values:)``); child tasks on a thread of their own
-    /// (``SideExecutor``) write each chunk's values to the Parquet file while this one renders the next chunks.
-    static func writeSubscriptions(_ timelines: [SubscriptionTimeline], _ context: RunContext) async throws -> [OutputStats] {
+    /// `subscriptions.csv.gz`.
+    static func writeSubscriptions(_ timelines: [SubscriptionTimeline], _ context: RunContext) throws -> [OutputStats] {
         let csv = try ReportFileWriter(directory: context.temporary, schema: .subscriptions, isCSV: true)
-        guard context.config.report.formats.contains(.parquet) else {
-            for timeline in timelines { try csv.write(SubscriptionsReport.Row(timeline)) }
-            return [try csv.finish()]
-        }
-        let parquet = try ParquetTableFile(schema: .subscriptions, directory: context.temporary, expectedRows: timelines.count)
-        let executor = SideExecutor(label: "winback.subscriptions-parquet")
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            var inFlight = 0
-            for start in stride(from: 0, to: timelines.count, by: subscriptionsChunkRows) {
-                var chunk = EncodedRows()
-                for timeline in timelines[start..<min(timelines.count, start + subscriptionsChunkRows)] {
-                    try csv.write { SubscriptionsReport.append(timeline, to: &$0, values: &chunk) }
-                }
-                // The executor runs one chunk at a time, in the order they were added.
-                group.addTask(executorPreference: executor) { [chunk] in try parquet.append(chunk) }
-                inFlight += 1
-                if inFlight > chunksInFlight {
-                    try await group.next()
-                    inFlight -= 1
-                }
-            }
-            try await group.waitForAll()
-        }
-        return [try csv.finish(), try parquet.finish()]
+        for timeline in timelines { try csv.write(SubscriptionsReport.Row(timeline)) }
+        return [try csv.finish()]
     }
 
-    /// Rows per chunk handed to the subscriptions' Parquet task (about 1 MB of values).
-    static let subscriptionsChunkRows = 4096
-    /// Most chunks handed over and not yet written to the Parquet file, so a slow Parquet file holds the CSV writer
-    /// back instead of queueing the table in memory.
-    static let chunksInFlight = 4
+    /// Runs `stage` (the campaigns) while a child task writes `subscriptions.parquet` from `timelines`, when
+    /// `report.formats` holds `parquet`. The reports phase keeps both cores busy (the tallies beside the CSV files);
+    /// the campaigns' selection and signing leave one mostly idle, so the file is written beside them, on a thread of
+    /// its own (``SideExecutor``; docs/performance.md, session 30). Its stats follow `subscriptions.csv.gz` in
+    /// `outputs`, where a run lists them.
+    static func besideSubscriptionsParquet<Value>(
+        _ timelines: [SubscriptionTimeline], _ context: RunContext, outputs: inout [OutputStats],
+        _ stage: (inout [OutputStats]) async throws -> Value
+    ) async throws -> Value {
+        guard context.config.report.formats.contains(.parquet) else { return try await stage(&outputs) }
+        let directory = context.temporary
+        var written = outputs
+        let value = try await withThrowingTaskGroup(of: OutputStats.self) { group in
+            group.addTask(executorPreference: SideExecutor(label: "winback.subscriptions-parquet")) {
+                let parquet = try ParquetTableFile(schema: .subscriptions, directory: directory, expectedRows: timelines.count)
+                for timeline in timelines { try parquet.append(SubscriptionsReport.Row(timeline)) }
+                return try parquet.finish()
+            }
+            let value = try await stage(&written)
+            if let parquet = try await group.next(), let csv = written.firstIndex(where: { $0.name == ReportSchema.subscriptions.name }) {
+                written.insert(parquet, at: csv + 1)
+            }
+            return value
+        }
+        outputs = written
+        return value
+    }
 
     /// The aggregate tables of `reports` and `campaign_outcomes`, whose cohort members `measuring` measures
     /// (``OutcomeCohorts/memberTally(_:timelines:asOf:money:)`` on one machine, the shards' tallies added in a merge).
