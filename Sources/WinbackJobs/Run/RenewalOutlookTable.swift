@@ -58,10 +58,10 @@ struct RenewalOutlookTable {
     static let sliceCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
     /// `body` of each slice (0 ..< ``sliceCount``), at once; the results in slice order.
-    private static func inSlices<Result: Sendable>(_ body: @escaping @Sendable (Int) -> Result) async -> [Result] {
-        await withTaskGroup(of: (Int, Result).self) { group in
+    private static func inSlices<Value: Sendable>(_ body: @escaping @Sendable (Int) -> Value) async -> [Value] {
+        await withTaskGroup(of: (Int, Value).self) { group in
             for index in 0..<sliceCount { group.addTask { (index, body(index)) } }
-            var results: [(Int, Result)] = []
+            var results: [(Int, Value)] = []
             for await result in group { results.append(result) }
             return results.sorted { $0.0 < $1.0 }.map(\.1)
         }

@@ -44,11 +44,11 @@ public enum RunJob {
         let selector = CampaignSelector(holdoutBucket: HoldoutHash.bucket)
         let asOf = context.calendar.asOf
         let isSigning = !ingested.isOverThreshold
+        let candidates = { (campaign: Campaign) in
+            selector.candidates(campaign, timelines: model.timelines, asOf: asOf).filter { outlook.admits($0, campaign) }
+        }
         let campaigns = try await besideSubscriptionsParquet(model.timelines, context, outputs: &ingested.outputs) { outputs in
-            try runCampaigns(
-                { campaign in selector.candidates(campaign, timelines: model.timelines, asOf: asOf).filter { outlook.admits($0, campaign) }
-                },
-                context, isSigning: isSigning, into: &outputs)
+            try runCampaigns(candidates, context, isSigning: isSigning, into: &outputs)
         }
         let outcome = try publish(ingested, reports: reports, campaigns: campaigns, context)
         if context.options.exitsAfterRun { ExitReclaim.keep(model) }
