@@ -37,6 +37,13 @@ import WinbackTestSupport
         }
         let listed = Set(outputs.compactMap { $0.value["name"]?.stringValue })
         #expect(listed == names.subtracting(["_SUCCESS", "_manifest.json"]))
+        // Each table's Parquet file is listed right after its CSV: the order a run writes them in, the subscriptions'
+        // file included (written beside the campaigns, after the other tables).
+        let order = outputs.compactMap { $0.value["name"]?.stringValue }
+        for table in tables where keepsCSV {
+            let next = order.firstIndex(of: table + ".csv.gz").map { $0 + 1 }.flatMap { order.indices.contains($0) ? order[$0] : nil }
+            #expect(next == table + ".parquet", "\(table)")
+        }
         let subscriptions = outputs.first { $0.value["name"] == .string("subscriptions.parquet") }
         #expect(subscriptions?.value["rows"] == .integer(500))
         let views = try String(contentsOf: day.appendingPathComponent("views.sql"), encoding: .utf8)
