@@ -89,11 +89,7 @@ public struct RenewalHistory {
             let due = transaction.expiresDate
             // An upgraded period counts too: the subscription went on (in the new product) before it ended.
             guard !isRevoked(index), due > transaction.purchaseDate, due + window <= cut else { continue }
-            var next: Int64?
-            if index + 1 < transactions.count, isKnown(index + 1) {
-                next =
-                    transactions[(index + 1)...].first { $0.purchaseDate > transaction.purchaseDate && $0.purchaseDate < cut }?.purchaseDate
-            }
+            let next = nextPurchase(after: index)
             let renewed = next.map { $0 <= due + window } ?? false
             var autoRenew = signals?.autoRenew(before: due) ?? true
             let isFinal = next == nil
@@ -157,8 +153,11 @@ public struct RenewalHistory {
     }
 
     /// Whether the subscription renewed after its period `transaction`, by the cut: a later transaction was purchased.
-    public func renewedAfter(_ transaction: Int) -> Bool {
+    public func renewedAfter(_ transaction: Int) -> Bool { nextPurchase(after: transaction) != nil }
+
+    /// When the first transaction purchased after `transaction` (and before the cut) was purchased: its renewal.
+    private func nextPurchase(after transaction: Int) -> Int64? {
         let purchase = timeline.transactions[transaction].purchaseDate
-        return timeline.transactions[(transaction + 1)...].contains { $0.purchaseDate > purchase && $0.purchaseDate < cut }
+        return timeline.transactions[(transaction + 1)...].first { $0.purchaseDate > purchase && $0.purchaseDate < cut }?.purchaseDate
     }
 }

@@ -23,35 +23,30 @@ extension ReportPage {
                 "Expected renewals", display: ChartNumber.fixed(outlook.expectedRenewals, 1), column: "expectedRenewals",
                 value: String((outlook.expectedRenewals * 1000).rounded() / 1000))
             + "</div>"
-        let bands = ["high", "medium", "low"]
-        html +=
+        // A table of groups of rows (bands, main factors): how many subscriptions, what they are expected to bring.
+        func groups(
+            _ id: String, _ title: String, column: String, _ table: [String: RenewalOutlookSummary.Group], _ keys: [String],
+            label: (String) -> String
+        ) -> String {
             HTMLTable(
-                id: "outlook-bands", headers: ["Risk band", "Subscriptions", "Expected proceeds, 12 months"],
-                rows: bands.map { band in
-                    let group = outlook.bands[band] ?? RenewalOutlookSummary.Group()
+                id: id, headers: [title, "Subscriptions", "Expected proceeds, 12 months"],
+                rows: keys.map { key in
+                    let group = table[key] ?? RenewalOutlookSummary.Group()
                     return [
-                        .label(
-                            band + (band == "high" ? " (below 50 %)" : band == "medium" ? " (50–80 %)" : " (80 % or more)"),
-                            column: "risk_band"),
-                        .count(group.subscriptions, column: "subscriptions"), amount(group.expectedProceeds12m),
+                        .label(label(key), column: column), .count(group.subscriptions, column: "subscriptions"),
+                        amount(group.expectedProceeds12m),
                     ]
                 }
             ).rendered
+        }
+        html += groups("outlook-bands", "Risk band", column: "risk_band", outlook.bands, ["high", "medium", "low"]) { band in
+            band + (band == "high" ? " (below 50 %)" : band == "medium" ? " (50–80 %)" : " (80 % or more)")
+        }
         let factors = outlook.factors.keys.sorted {
             (outlook.factors[$0]?.subscriptions ?? 0, $1) > (outlook.factors[$1]?.subscriptions ?? 0, $0)
         }
         if !factors.isEmpty {
-            html +=
-                HTMLTable(
-                    id: "outlook-factors", headers: ["Main factor lowering the renewal", "Subscriptions", "Expected proceeds, 12 months"],
-                    rows: factors.map { factor in
-                        let group = outlook.factors[factor] ?? RenewalOutlookSummary.Group()
-                        return [
-                            .label(factor, column: "main_factor"), .count(group.subscriptions, column: "subscriptions"),
-                            amount(group.expectedProceeds12m),
-                        ]
-                    }
-                ).rendered
+            html += groups("outlook-factors", "Main factor lowering the renewal", column: "main_factor", outlook.factors, factors) { $0 }
         }
         guard let backtest = outlook.backtest, backtest.scored > 0 else {
             return html + paragraph("No renewal fell due between 35 and 7 days before as-of: nothing to measure the outlook on yet.")
